@@ -1,0 +1,130 @@
+import type { Wild } from "./wild.js";
+
+/** One message an integration wants to send. The pipeline applies the URL's `topic` override. */
+export interface WebhookMessage {
+  topic: string;
+  body: string;
+}
+
+/** What a handler returns: a message, several, or null to stay deliberately silent (200, nothing sent). */
+export type HandlerResult = WebhookMessage | WebhookMessage[] | null;
+
+/** Everything a handler may know about the request besides the payload. Handlers do no I/O. */
+export interface WebhookContext<O = Record<string, unknown>> {
+  /** Parsed values of the integration's declared options. */
+  options: O;
+  /** The URL's `topic` parameter, when given (some services word their body differently then). */
+  customTopic: string | undefined;
+  /** The event key that selected the handler (`pull_request.opened`). */
+  eventKey: string;
+  /** The raw event header value, when the integration declares one. */
+  eventHeader: string | undefined;
+  /** Case-insensitive request header lookup. */
+  header(name: string): string | undefined;
+  /** Query-string and form parameters (strings), for integrations that read extra ones. */
+  params: Readonly<Record<string, string>>;
+}
+
+export type Handler<O = Record<string, unknown>> = (payload: Wild, ctx: WebhookContext<O>) => HandlerResult;
+
+/** A declared option: a URL/config parameter with a label and a parser that validates it. */
+export interface OptionSpec<T> {
+  label: string;
+  /** Throws an Error whose message says what is wrong (the pipeline names the option). */
+  parse: (raw: string) => T;
+  default?: T;
+}
+
+/** How a service signs its requests; verified over the raw body in constant time by the pipeline. */
+export type SignatureScheme =
+  /** HMAC of the raw body, hex, in `header` (optionally prefixed, e.g. "sha256="). */
+  | {
+      kind: "hmac";
+      header: string;
+      algorithm: "sha1" | "sha256";
+      prefix?: string;
+      encoding?: "hex" | "base64";
+    }
+  /** A shared token sent verbatim in a header (GitLab's X-Gitlab-Token). */
+  | { kind: "token"; header: string }
+  /** Stripe-style `t=<ts>,v1=<hmac(ts + "." + body)>` with a tolerance in seconds. */
+  | { kind: "timestamped-hmac"; header: string; toleranceSeconds: number };
+
+export interface IntegrationDefinition<O extends Record<string, unknown> = Record<string, unknown>> {
+  /** URL slug: /api/v1/external/<name>. Lowercase letters, digits and underscores. */
+  name: string;
+  displayName: string;
+  categories: string[];
+  /** Short description for the integrations list and the doc. */
+  description?: string;
+  /** HTTP header carrying the event type; missing → MISSING_HTTP_EVENT_HEADER + owner notified. */
+  eventHeader?: string;
+  /** Whether a missing event header is an error (default true when eventHeader is set). */
+  eventHeaderRequired?: boolean;
+  /**
+   * Computes the event key from the header and payload. Default: the header value, plus
+   * `.action` when the payload has a string `action`; without a header, "default".
+   */
+  eventKey?: (header: string | undefined, payload: Wild, params: Readonly<Record<string, string>>) => string;
+  /** Declared options (label, field name = key, validator). */
+  options?: { [K in keyof O]: OptionSpec<O[K]> };
+  /** Handlers keyed by event key; the pipeline tries the full key, then the part before the first ".". */
+  handlers: Record<string, Handler<O>>;
+  /** Known events that are deliberately silent: 200, no message. Shell wildcards allowed. */
+  ignoredEvents?: string[];
+  /** How the body is read: JSON whatever the Content-Type (default), or form fields. */
+  body?: "json" | "form" | "json-or-form";
+  /** Authentication accepted besides `api_key`: HTTP Basic (email:api_key). */
+  allowBasicAuth?: boolean;
+  /** URL-decode `stream` and `topic` once more (jira, bitbucket2 work around double escaping). */
+  unquoteUrlParameters?: boolean;
+  /** Signature verification, active when the bot has a secret configured for this integration. */
+  signature?: SignatureScheme;
+  /** Every event key this integration can produce (for docs and only_events); defaults to handler keys. */
+  allEventTypes?: string[];
+}
+
+export type Integration<O extends Record<string, unknown> = Record<string, unknown>> = Readonly<
+  IntegrationDefinition<O>
+>;
+
+const SLUG = /^[a-z0-9_]+$/;
+
+/** Checks a definition at import time and returns it typed. */
+export function defineIntegration<O extends Record<string, unknown>>(
+  def: IntegrationDefinition<O>,
+): Integration<O> {
+  if (!SLUG.test(def.name)) throw new Error(`Integration name '${def.name}' must match ${String(SLUG)}`);
+  if (Object.keys(def.handlers).length === 0) throw new Error(`Integration '${def.name}' has no handlers`);
+  for (const key of def.ignoredEvents ?? []) {
+    if (Object.prototype.hasOwnProperty.call(def.handlers, key)) {
+      throw new Error(`Integration '${def.name}': event '${key}' is both handled and ignored`);
+    }
+  }
+  return def;
+}
+
+/** Declares an option: `option("Only these branches", parse.csvList)`. */
+export function option<T>(
+  label: string,
+  parse: (raw: string) => T,
+  extra: { default?: T } = {},
+): OptionSpec<T> {
+  return extra.default === undefined ? { label, parse } : { label, parse, default: extra.default };
+}
+
+/** Common option parsers. Each throws an Error with a readable reason. */
+export const parse = {
+  string: (raw: string): string => raw,
+  bool: (raw: string): boolean => {
+    const v = raw.trim().toLowerCase();
+    if (v === "true" || v === "1" || v === "yes") return true;
+    if (v === "false" || v === "0" || v === "no" || v === "") return false;
+    throw new Error("is not a boolean");
+  },
+  csvList: (raw: string): string[] =>
+    raw
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== ""),
+};

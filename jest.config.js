@@ -1,0 +1,18 @@
+/** @type {import('jest').Config} */
+export default {
+  testEnvironment: "node",
+  extensionsToTreatAsEsm: [".ts"],
+  moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
+  transform: {
+    "^.+\\.ts$": [
+      "@swc/jest",
+      {
+        jsc: { parser: { syntax: "typescript" }, target: "es2022" },
+        module: { type: "es6" },
+      },
+    ],
+  },
+  testMatch: ["**/?(*.)test.ts"],
+  testPathIgnorePatterns: ["/node_modules/", "/dist/"],
+  testTimeout: 20000,
+};

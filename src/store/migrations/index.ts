@@ -1,0 +1,5 @@
+import { foundation } from "./001-foundation.js";
+import type { Migration } from "./types.js";
+
+/** Every migration, in order. A new one is one file and one line here. */
+export const migrations: readonly Migration[] = [foundation];

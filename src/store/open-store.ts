@@ -1,0 +1,33 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Db } from "./db.js";
+import { migrate } from "./migrate.js";
+import { PostgresDb } from "./postgres.js";
+import { SqliteDb } from "./sqlite.js";
+
+/**
+ * Opens the store named by `databaseUrl` (postgres://… or sqlite:PATH), or by default the SQLite
+ * file `chat.sqlite3` in `dataDir` (":memory:" for tests), and applies pending migrations.
+ */
+export async function openStore(options: {
+  databaseUrl?: string | undefined;
+  dataDir?: string;
+}): Promise<Db> {
+  const url = options.databaseUrl;
+  let db: Db;
+  if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) {
+    db = PostgresDb.connect(url);
+  } else if (url !== undefined && url.startsWith("sqlite:")) {
+    db = new SqliteDb(url.slice("sqlite:".length));
+  } else if (url !== undefined && url !== "") {
+    throw new Error(`Unsupported database URL '${url}': use postgres://… or sqlite:PATH`);
+  } else if (options.dataDir === ":memory:") {
+    db = new SqliteDb(":memory:");
+  } else {
+    const dir = options.dataDir ?? "data";
+    fs.mkdirSync(dir, { recursive: true });
+    db = new SqliteDb(path.join(dir, "chat.sqlite3"));
+  }
+  await migrate(db);
+  return db;
+}

@@ -66,6 +66,12 @@ export interface IntegrationDefinition<O extends Record<string, unknown> = Recor
    * `.action` when the payload has a string `action`; without a header, "default".
    */
   eventKey?: (header: string | undefined, payload: Wild, params: Readonly<Record<string, string>>) => string;
+  /**
+   * The name `only_events` / `exclude_events` patterns match: Zulip's `complete_event_type`
+   * (GitHub's internal names such as `push_commits`, GitLab's `Merge Request Hook open`). Default:
+   * the event key. Return undefined for events that filters never drop (Zulip passes none).
+   */
+  filterName?: (eventKey: string, payload: Wild) => string | undefined;
   /** Declared options (label, field name = key, validator). */
   options?: { [K in keyof O]: OptionSpec<O[K]> };
   /** Handlers keyed by event key; the pipeline tries the full key, then the part before the first ".". */

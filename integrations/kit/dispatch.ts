@@ -113,7 +113,9 @@ export function dispatchWebhook(integration: Integration, req: WebhookRequest): 
     if (ignored) return { kind: "ignored", eventKey };
     throw new UnsupportedWebhookEventTypeError(eventKey, integration.displayName);
   }
-  if (!isEventWanted(req.params, eventKey)) return { kind: "filtered", eventKey };
+  const filterName = integration.filterName ? integration.filterName(eventKey, payload) : eventKey;
+  if (filterName !== undefined && !isEventWanted(req.params, filterName))
+    return { kind: "filtered", eventKey };
 
   const rawTopic = req.params["topic"];
   const customTopic =

@@ -14,7 +14,6 @@ export default tseslint.config(
       "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       eqeqeq: ["error", "always", { null: "ignore" }],
-      curly: ["error", "multi-line"],
       "no-console": "error",
     },
   },

@@ -1,0 +1,38 @@
+import Koa from "koa";
+import Router from "@koa/router";
+import { basicAuth } from "./http/middleware/basic-auth.js";
+import { bodyParser } from "./http/middleware/body.js";
+import { errorHandler } from "./http/middleware/error-handler.js";
+import { rateLimit } from "./http/middleware/rate-limit.js";
+import { requestLog } from "./http/middleware/request-log.js";
+import { authenticatedRouters, publicRouters } from "./http/routes/index.js";
+import type { AppState } from "./http/state.js";
+import type { Services } from "./services.js";
+
+/**
+ * The chat server's Koa app: middleware order and router mounting, no I/O of its own.
+ * Order: request log → error handler → body parser → public routes → (Basic auth → rate limit →
+ * authenticated routes). Auth runs only for a matched route, so an unknown URL is a 404 and a
+ * wrong method a 405, before credentials are looked at.
+ */
+export function createApp(services: Services): Koa<AppState> {
+  const app = new Koa<AppState>();
+  app.use(requestLog(services.logger));
+  app.use(errorHandler(services.logger));
+  app.use(
+    bodyParser({ limitBytes: services.config.bodyLimitBytes, lenientJsonPaths: /^\/api\/v1\/external\// }),
+  );
+
+  for (const router of publicRouters(services)) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+
+  const api = new Router<AppState>();
+  api.use(basicAuth(services.users));
+  if (services.config.rateLimit !== null) api.use(rateLimit(services.config.rateLimit, services.clock));
+  for (const router of authenticatedRouters(services)) api.use(router.routes());
+  app.use(api.routes());
+  app.use(api.allowedMethods());
+  return app;
+}

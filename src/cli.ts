@@ -1,0 +1,137 @@
+import yargs from "yargs";
+import { hideBin } from "yargs/helpers";
+import { defaultConfig } from "./config.js";
+import type { ServerConfig } from "./config.js";
+import type { LogLevel } from "./logger.js";
+import { createLogger } from "./logger.js";
+import { startServer } from "./server.js";
+
+/* eslint-disable no-console -- this is the command line: it talks to the terminal */
+
+function parseRateLimit(value: string): ServerConfig["rateLimit"] {
+  if (value === "off") return null;
+  const m = /^(\d+)\/(\d+)$/.exec(value);
+  if (!m) throw new Error(`--rate-limit must be N/SECONDS (e.g. 200/60) or "off", not '${value}'`);
+  return { maxRequests: Number(m[1]), windowSeconds: Number(m[2]) };
+}
+
+async function serve(argv: {
+  host: string;
+  port: number;
+  dataDir: string;
+  database: string | undefined;
+  externalUrl: string | undefined;
+  ownerEmail: string;
+  ownerName: string;
+  ownerPassword: string | undefined;
+  realmName: string;
+  botDomain: string | undefined;
+  rateLimit: string;
+  logLevel: string;
+}): Promise<void> {
+  const base = defaultConfig({ host: argv.host, port: argv.port });
+  const config: ServerConfig = {
+    ...base,
+    dataDir: argv.dataDir,
+    databaseUrl: argv.database,
+    externalUrl: argv.externalUrl ?? base.externalUrl,
+    ownerEmail: argv.ownerEmail,
+    ownerName: argv.ownerName,
+    realmName: argv.realmName,
+    botDomain: argv.botDomain ?? argv.ownerEmail.split("@")[1] ?? "example.com",
+    rateLimit: parseRateLimit(argv.rateLimit),
+    logLevel: argv.logLevel as LogLevel,
+  };
+  const logger = createLogger(config.logLevel);
+  const running = await startServer(config, { logger, ownerPassword: argv.ownerPassword });
+  if (running.firstStart) {
+    const { owner, generatedPassword, zuliprcPath } = running.firstStart;
+    console.log(`Created the organization "${config.realmName}" and its owner ${owner.email}.`);
+    if (generatedPassword !== undefined) console.log(`Owner password (shown once): ${generatedPassword}`);
+    if (zuliprcPath !== undefined) console.log(`Wrote ${zuliprcPath} (the owner's API credentials).`);
+  }
+  console.log(
+    `Chat server listening on ${running.url} (site ${config.externalUrl}, store ${config.databaseUrl ?? config.dataDir})`,
+  );
+  const stop = (signal: string): void => {
+    logger.info(`received ${signal}, shutting down`);
+    running.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error("shutdown failed", { error: err as Error });
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGINT", () => stop("SIGINT"));
+  process.once("SIGTERM", () => stop("SIGTERM"));
+}
+
+export async function main(args: string[]): Promise<void> {
+  await yargs(args)
+    .scriptName("chat-server")
+    .usage("$0 <command> [options]")
+    .command(
+      "serve",
+      "Run the chat server (creates the organization and <data-dir>/zuliprc on first start)",
+      (y) =>
+        y
+          .option("host", { type: "string", default: "127.0.0.1", describe: "Address to listen on" })
+          .option("port", { type: "number", default: 9991, describe: "Port to listen on" })
+          .option("data-dir", {
+            type: "string",
+            default: "./data",
+            describe: "Folder of the SQLite store and zuliprc",
+          })
+          .option("database", {
+            type: "string",
+            describe: "Database URL: postgres://user@host/db or sqlite:PATH (default: SQLite in --data-dir)",
+          })
+          .option("external-url", { type: "string", describe: "URL clients use to reach this server" })
+          .option("owner-email", {
+            type: "string",
+            default: "owner@example.com",
+            describe: "Owner account created on first start",
+          })
+          .option("owner-name", {
+            type: "string",
+            default: "Organization Owner",
+            describe: "Owner's full name",
+          })
+          .option("owner-password", {
+            type: "string",
+            describe: "Owner's password on first start (default: generated and printed once)",
+          })
+          .option("realm-name", {
+            type: "string",
+            default: "Zulip-compatible chat",
+            describe: "Organization name",
+          })
+          .option("bot-domain", {
+            type: "string",
+            describe: "Domain of bot emails (default: the owner's email domain)",
+          })
+          .option("rate-limit", {
+            type: "string",
+            default: "200/60",
+            describe: 'Per-user API limit N/SECONDS, or "off"',
+          })
+          .option("log-level", {
+            type: "string",
+            default: "info",
+            choices: ["debug", "info", "warn", "error", "silent"],
+            describe: "Log verbosity",
+          }),
+      (argv) => serve(argv),
+    )
+    .demandCommand(1, "Name a command: serve")
+    .strict()
+    .help()
+    .alias("h", "help")
+    .parseAsync();
+}
+
+await main(hideBin(process.argv)).catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+});

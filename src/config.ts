@@ -1,0 +1,60 @@
+import type { LogLevel } from "./logger.js";
+import type { RateLimitRule } from "./http/middleware/rate-limit.js";
+
+/** Everything the server is configured with; built by the CLI from flags and environment. */
+export interface ServerConfig {
+  host: string;
+  port: number;
+  /** Folder of the SQLite store and the zuliprc written on first start (":memory:" in tests). */
+  dataDir: string;
+  /** postgres://… or sqlite:PATH; default: SQLite in dataDir. */
+  databaseUrl: string | undefined;
+  /** The URL clients use (realm_uri, zuliprc `site`). */
+  externalUrl: string;
+  realmName: string;
+  realmStringId: string;
+  ownerEmail: string;
+  ownerName: string;
+  /** Domain of bot emails (`{short_name}-bot@{botDomain}`). */
+  botDomain: string;
+  rateLimit: RateLimitRule | null;
+  bodyLimitBytes: number;
+  logLevel: LogLevel;
+  /** Version strings reported to clients. */
+  zulipVersion: string;
+  zulipFeatureLevel: number;
+  /** Event queues: Zulip's constants by default; tests shorten them. */
+  events: {
+    heartbeatSeconds: number;
+    queueTimeoutSeconds: number;
+    gcIntervalSeconds: number;
+    maxQueueEvents: number;
+  };
+}
+
+export const ZULIP_VERSION = "6.0";
+export const ZULIP_FEATURE_LEVEL = 153;
+
+export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  const host = overrides.host ?? "127.0.0.1";
+  const port = overrides.port ?? 9991;
+  return {
+    host,
+    port,
+    dataDir: "data",
+    databaseUrl: undefined,
+    externalUrl: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
+    realmName: "Zulip-compatible chat",
+    realmStringId: "",
+    ownerEmail: "owner@example.com",
+    ownerName: "Organization Owner",
+    botDomain: "example.com",
+    rateLimit: { windowSeconds: 60, maxRequests: 200 },
+    bodyLimitBytes: 25 * 1024 * 1024,
+    logLevel: "info",
+    zulipVersion: ZULIP_VERSION,
+    zulipFeatureLevel: ZULIP_FEATURE_LEVEL,
+    events: { heartbeatSeconds: 50, queueTimeoutSeconds: 600, gcIntervalSeconds: 60, maxQueueEvents: 10000 },
+    ...overrides,
+  };
+}

@@ -1,0 +1,420 @@
+import {
+  AuthenticationFailedError,
+  InvalidApiKeyError,
+  JsonableError,
+  RateLimitedError,
+  UnauthorizedError,
+  UnauthorizedPrincipalError,
+  UserDeactivatedError,
+} from "../../errors.js";
+import type { Clock } from "../../clock.js";
+import type { UsersRepo } from "../../store/users-repo.js";
+import type { EventSink } from "../events/event-sink.js";
+import {
+  constantTimeEqual,
+  generateApiKey,
+  generateToken,
+  hashPassword,
+  isWellFormedApiKey,
+  verifyPassword,
+} from "./secrets.js";
+import { avatarUrl } from "./avatar.js";
+import { BotType, ProfileFieldType, Role, isAdmin } from "./types.js";
+import type { BotService, BotTypeValue, CustomProfileField, ProfileValue, Realm, User } from "./types.js";
+
+export const MAX_NAME_LENGTH = 100;
+const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
+
+export interface NewBot {
+  fullName: string;
+  shortName: string;
+  botType: number;
+  payloadUrl?: string | undefined;
+  interfaceType?: number | undefined;
+  serviceName?: string | undefined;
+  configData?: Record<string, string> | undefined;
+}
+
+export interface BotWithServices {
+  bot: User;
+  services: BotService[];
+}
+
+/** Failed logins per username: 5 in 30 minutes (Zulip's authenticate_by_username). */
+class LoginThrottle {
+  private readonly failures = new Map<string, number[]>();
+  constructor(
+    private readonly clock: Clock,
+    private readonly max = 5,
+    private readonly windowMs = 30 * 60 * 1000,
+  ) {}
+  check(username: string): void {
+    const now = this.clock.now();
+    const recent = (this.failures.get(username) ?? []).filter((t) => now - t < this.windowMs);
+    this.failures.set(username, recent);
+    const oldest = recent[0];
+    if (recent.length >= this.max && oldest !== undefined) {
+      throw new RateLimitedError(Math.max(0, (oldest + this.windowMs - now) / 1000));
+    }
+  }
+  fail(username: string): void {
+    const list = this.failures.get(username) ?? [];
+    list.push(this.clock.now());
+    this.failures.set(username, list);
+  }
+  succeed(username: string): void {
+    this.failures.delete(username);
+  }
+}
+
+/** Users, bots, authentication and custom profile fields. */
+export class UserService {
+  private readonly throttle: LoginThrottle;
+
+  constructor(
+    private readonly repo: UsersRepo,
+    private readonly events: EventSink,
+    private readonly clock: Clock,
+    private readonly botDomain: () => string,
+  ) {
+    this.throttle = new LoginThrottle(clock);
+  }
+
+  async realm(): Promise<Realm> {
+    const realm = await this.repo.getRealm();
+    if (realm === undefined) throw new Error("The organization has not been created yet");
+    return realm;
+  }
+
+  /** HTTP Basic credentials → the active user, with Zulip's messages in Zulip's order. */
+  async authenticate(email: string, apiKey: string): Promise<User> {
+    if (!isWellFormedApiKey(apiKey)) throw new UnauthorizedError("Malformed API key");
+    const user = await this.repo.byEmail(email);
+    // Compare against a dummy key when the user is unknown, so timing does not reveal emails.
+    const expected = user?.apiKey ?? "x".repeat(32);
+    if (!constantTimeEqual(apiKey, expected) || user === undefined)
+      throw new UnauthorizedError("Invalid API key");
+    if (!user.isActive) throw new UnauthorizedError("Account is deactivated");
+    return user;
+  }
+
+  /** An incoming webhook's `api_key` → its active user (any account's key works, as in Zulip). */
+  async authenticateApiKey(apiKey: string): Promise<User> {
+    const key = apiKey.trim();
+    if (!isWellFormedApiKey(key)) throw new InvalidApiKeyError("Malformed API key");
+    const user = await this.repo.byApiKey(key);
+    if (user === undefined || !constantTimeEqual(user.apiKey, key)) throw new InvalidApiKeyError();
+    if (!user.isActive) throw new UserDeactivatedError();
+    return user;
+  }
+
+  async fetchApiKey(username: string, password: string): Promise<User> {
+    const key = username.trim().toLowerCase();
+    this.throttle.check(key);
+    const user = await this.repo.byEmail(key);
+    const hash = user ? await this.repo.passwordHash(user.id) : null;
+    const ok = hash !== null && verifyPassword(password, hash);
+    if (!ok || user === undefined) {
+      this.throttle.fail(key);
+      throw new AuthenticationFailedError();
+    }
+    if (!user.isActive) throw new UserDeactivatedError();
+    this.throttle.succeed(key);
+    return user;
+  }
+
+  async byId(id: number): Promise<User | undefined> {
+    return this.repo.byId(id);
+  }
+
+  async byEmail(email: string): Promise<User | undefined> {
+    return this.repo.byEmail(email);
+  }
+
+  async getUser(id: number): Promise<User> {
+    const user = await this.repo.byId(id);
+    if (user === undefined) throw new JsonableError("No such user");
+    return user;
+  }
+
+  async allUsers(): Promise<User[]> {
+    return this.repo.all();
+  }
+
+  async profileData(userIds: readonly number[] | null): Promise<Map<number, Map<number, ProfileValue>>> {
+    return this.repo.profileValues(userIds);
+  }
+
+  private validateFullName(fullName: string): string {
+    const name = fullName.trim();
+    if (name === "") throw new JsonableError("Name too short!");
+    if (name.length > MAX_NAME_LENGTH) throw new JsonableError("Name too long!");
+    if (/[\p{Cc}*`\\>"@]/u.test(name)) throw new JsonableError("Invalid characters in name!");
+    return name;
+  }
+
+  private requireAdmin(actor: User): void {
+    if (!isAdmin(actor)) throw new UnauthorizedPrincipalError("Must be an organization administrator");
+  }
+
+  /** The first start: the organization, its owner and the Notification Bot. */
+  async createRealm(opts: {
+    stringId: string;
+    name: string;
+    description: string;
+    ownerEmail: string;
+    ownerName: string;
+    ownerPassword: string;
+  }): Promise<{ realm: Realm; owner: User }> {
+    const now = this.clock.now();
+    const realmId = await this.repo.createRealm(
+      opts.stringId,
+      opts.name,
+      opts.description,
+      Math.floor(now / 1000),
+    );
+    const owner = await this.repo.insertUser({
+      realmId,
+      email: opts.ownerEmail,
+      fullName: opts.ownerName,
+      shortName: opts.ownerEmail.split("@")[0] ?? "",
+      passwordHash: hashPassword(opts.ownerPassword),
+      apiKey: generateApiKey(),
+      role: Role.OWNER,
+      isBot: false,
+      botType: null,
+      botOwnerId: null,
+      dateJoinedMs: now,
+    });
+    await this.repo.insertUser({
+      realmId,
+      email: `notification-bot@${this.botDomain()}`,
+      fullName: "Notification Bot",
+      shortName: "notification-bot",
+      passwordHash: null,
+      apiKey: generateApiKey(),
+      role: Role.MEMBER,
+      isBot: true,
+      botType: BotType.GENERIC,
+      botOwnerId: null,
+      dateJoinedMs: now,
+    });
+    return { realm: (await this.repo.getRealm())!, owner };
+  }
+
+  /** The system bot that sends owner notifications and subscription notices. */
+  async notificationBot(): Promise<User> {
+    const bot = await this.repo.byEmail(`notification-bot@${this.botDomain()}`);
+    if (bot !== undefined) return bot;
+    const all = await this.repo.all();
+    const found = all.find((u) => u.isBot && u.botOwnerId === null && u.shortName === "notification-bot");
+    if (found === undefined) throw new Error("The Notification Bot is missing");
+    return found;
+  }
+
+  async createUser(
+    actor: User,
+    input: { email: string; password: string | undefined; fullName: string; role?: number },
+  ): Promise<User> {
+    this.requireAdmin(actor);
+    const email = input.email.trim();
+    if (!EMAIL_RE.test(email)) throw new JsonableError(`Invalid email '${email}'`);
+    if ((await this.repo.byEmail(email)) !== undefined) throw new JsonableError("Email is already in use.");
+    const fullName = this.validateFullName(input.fullName);
+    const user = await this.repo.insertUser({
+      realmId: actor.realmId,
+      email,
+      fullName,
+      shortName: email.split("@")[0] ?? "",
+      passwordHash:
+        input.password === undefined || input.password === "" ? null : hashPassword(input.password),
+      apiKey: generateApiKey(),
+      role: (input.role as User["role"] | undefined) ?? Role.MEMBER,
+      isBot: false,
+      botType: null,
+      botOwnerId: null,
+      dateJoinedMs: this.clock.now(),
+    });
+    await this.announceUser(user);
+    return user;
+  }
+
+  private async announceUser(user: User): Promise<void> {
+    const everyone = (await this.repo.all()).filter((u) => u.isActive);
+    this.events.send(
+      { type: "realm_user", op: "add", person: userEventPerson(user) },
+      everyone.map((u) => u.id),
+    );
+  }
+
+  async createBot(owner: User, input: NewBot): Promise<BotWithServices> {
+    if (owner.isBot) throw new JsonableError("This endpoint does not accept bot requests.");
+    if (owner.role === Role.GUEST) throw new JsonableError("Not allowed for guest users");
+    const fullName = this.validateFullName(input.fullName);
+    const shortName = input.shortName.trim().toLowerCase();
+    if (shortName === "" || !/^[a-z0-9._-]+$/.test(shortName))
+      throw new JsonableError("Bad name or username");
+    const botType = input.botType;
+    if (
+      ![BotType.GENERIC, BotType.INCOMING_WEBHOOK, BotType.OUTGOING_WEBHOOK, BotType.EMBEDDED].includes(
+        botType as BotTypeValue,
+      )
+    ) {
+      throw new JsonableError("Invalid bot type");
+    }
+    const interfaceType = input.interfaceType ?? 1;
+    if (interfaceType !== 1 && interfaceType !== 2) throw new JsonableError("Invalid interface type");
+    const email = `${shortName}-bot@${this.botDomain()}`;
+    if ((await this.repo.byEmail(email)) !== undefined) throw new JsonableError("Username already in use");
+    if (await this.repo.fullNameTaken(fullName)) throw new JsonableError("Name is already in use!");
+    let baseUrl: string | undefined;
+    if (botType === BotType.OUTGOING_WEBHOOK) {
+      baseUrl = (input.payloadUrl ?? "").trim();
+      if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new JsonableError("payload_url is not a URL");
+    }
+    if (botType === BotType.EMBEDDED && (input.serviceName ?? "") === "") {
+      throw new JsonableError("Invalid embedded bot name.");
+    }
+    const bot = await this.repo.insertUser({
+      realmId: owner.realmId,
+      email,
+      fullName,
+      shortName,
+      passwordHash: null,
+      apiKey: generateApiKey(),
+      role: Role.MEMBER,
+      isBot: true,
+      botType: botType as BotTypeValue,
+      botOwnerId: owner.id,
+      dateJoinedMs: this.clock.now(),
+    });
+    const services: BotService[] = [];
+    if (botType === BotType.OUTGOING_WEBHOOK && baseUrl !== undefined) {
+      services.push(
+        await this.repo.insertService({
+          botId: bot.id,
+          name: shortName,
+          baseUrl,
+          interface: interfaceType,
+          token: generateToken(),
+        }),
+      );
+    }
+    if (botType === BotType.EMBEDDED) {
+      services.push(
+        await this.repo.insertService({
+          botId: bot.id,
+          name: input.serviceName ?? "",
+          baseUrl: "",
+          interface: 1,
+          token: generateToken(),
+        }),
+      );
+    }
+    await this.announceUser(bot);
+    const admins = (await this.repo.all()).filter(
+      (u) => u.isActive && !u.isBot && (isAdmin(u) || u.id === owner.id),
+    );
+    this.events.send(
+      { type: "realm_bot", op: "add", bot: botEventData(bot, services) },
+      admins.map((u) => u.id),
+    );
+    return { bot, services };
+  }
+
+  async botsOf(owner: User): Promise<BotWithServices[]> {
+    const bots = await this.repo.botsOwnedBy(owner.id);
+    return Promise.all(bots.map(async (bot) => ({ bot, services: await this.repo.servicesOf(bot.id) })));
+  }
+
+  async servicesOf(botId: number): Promise<BotService[]> {
+    return this.repo.servicesOf(botId);
+  }
+
+  async profileFields(): Promise<CustomProfileField[]> {
+    return this.repo.profileFields();
+  }
+
+  async createProfileField(
+    actor: User,
+    input: { name: string; hint: string; fieldType: number; fieldData: string },
+  ): Promise<number> {
+    this.requireAdmin(actor);
+    const name = input.name.trim();
+    if (name === "") throw new JsonableError("Label cannot be blank.");
+    if (!(Object.values(ProfileFieldType) as number[]).includes(input.fieldType)) {
+      throw new JsonableError("Invalid field type.");
+    }
+    if ((await this.repo.profileFields()).some((f) => f.name.toLowerCase() === name.toLowerCase())) {
+      throw new JsonableError("A field with that label already exists.");
+    }
+    return this.repo.insertProfileField(actor.realmId, { ...input, name });
+  }
+
+  /** Sets (or with an empty value, clears) the user's own profile field values. */
+  async updateProfileData(user: User, data: readonly { id: number; value: string }[]): Promise<void> {
+    const fields = new Map((await this.repo.profileFields()).map((f) => [f.id, f]));
+    for (const item of data) {
+      if (!fields.has(item.id)) throw new JsonableError(`Field id ${item.id} not found.`);
+    }
+    for (const item of data) {
+      if (item.value === "") await this.repo.deleteProfileValue(user.id, item.id);
+      else await this.repo.setProfileValue(user.id, item.id, item.value, null);
+      this.events.send(
+        {
+          type: "realm_user",
+          op: "update",
+          person: { user_id: user.id, custom_profile_field: { id: item.id, value: item.value } },
+        },
+        (await this.repo.all()).filter((u) => u.isActive).map((u) => u.id),
+      );
+    }
+  }
+
+  async regenerateApiKey(user: User): Promise<string> {
+    const key = generateApiKey();
+    await this.repo.setApiKey(user.id, key);
+    return key;
+  }
+}
+
+/** The `person` of realm_user events. */
+export function userEventPerson(user: User): Record<string, unknown> {
+  return {
+    user_id: user.id,
+    email: user.email,
+    full_name: user.fullName,
+    is_admin: isAdmin(user),
+    is_owner: user.role === Role.OWNER,
+    is_guest: user.role === Role.GUEST,
+    is_bot: user.isBot,
+    bot_type: user.botType,
+    ...(user.isBot ? { bot_owner_id: user.botOwnerId } : {}),
+    role: user.role,
+    timezone: user.timezone,
+    avatar_url: avatarUrl(user.email),
+    date_joined: new Date(user.dateJoinedMs).toISOString().replace("Z", "+00:00"),
+    is_active: user.isActive,
+  };
+}
+
+export function botEventData(bot: User, services: BotService[]): Record<string, unknown> {
+  return {
+    email: bot.email,
+    user_id: bot.id,
+    full_name: bot.fullName,
+    bot_type: bot.botType,
+    is_active: bot.isActive,
+    api_key: bot.apiKey,
+    default_sending_stream: bot.defaultSendingStream,
+    default_events_register_stream: bot.defaultEventsRegisterStream,
+    default_all_public_streams: bot.defaultAllPublicStreams,
+    avatar_url: null,
+    owner_id: bot.botOwnerId,
+    services: services.map((s) =>
+      bot.botType === BotType.EMBEDDED
+        ? { service_name: s.name, config_data: {} }
+        : { base_url: s.baseUrl, interface: s.interface, token: s.token },
+    ),
+  };
+}

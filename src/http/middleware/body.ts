@@ -1,0 +1,88 @@
+import type { Middleware } from "koa";
+import { koaBody } from "koa-body";
+import { InvalidJsonError, RequestTooLargeError } from "../../errors.js";
+import type { AppState } from "../state.js";
+
+function lastValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+/** Flattens a parsed body into string arguments: strings as is, anything else JSON-encoded. */
+function toParams(obj: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (v === undefined) continue;
+    out[k] = typeof v === "string" ? v : JSON.stringify(v);
+  }
+  return out;
+}
+
+async function readRaw(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buf = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    size += buf.length;
+    if (size > limit) throw new RequestTooLargeError(limit);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads every request's arguments into `ctx.state.params`: the query string, plus urlencoded,
+ * multipart (zulip-js) or JSON bodies, for every method. Keeps the raw bytes in `ctx.state.rawBody`
+ * for webhook signatures and for integrations that read JSON whatever the Content-Type says.
+ */
+export function bodyParser(options: { limitBytes: number; lenientJsonPaths: RegExp }): Middleware<AppState> {
+  const multipart = koaBody({
+    multipart: true,
+    urlencoded: false,
+    json: false,
+    text: false,
+    formidable: { maxFileSize: options.limitBytes, maxFieldsSize: options.limitBytes },
+  });
+  return async function bodyParserMiddleware(ctx, next) {
+    const query: Record<string, string> = {};
+    for (const [k, v] of Object.entries(ctx.query)) {
+      const last = lastValue(v);
+      if (last !== undefined) query[k] = last;
+    }
+    let form: Record<string, string> | undefined;
+    let body: Record<string, string> = {};
+    let raw: Buffer = Buffer.alloc(0);
+    const declared = Number(ctx.get("content-length") || "0");
+    if (declared > options.limitBytes) throw new RequestTooLargeError(options.limitBytes);
+
+    if (ctx.is("multipart")) {
+      await multipart(ctx, () => Promise.resolve());
+      const fields = (ctx.request.body ?? {}) as Record<string, string | string[]>;
+      form = {};
+      for (const [k, v] of Object.entries(fields)) {
+        const last = lastValue(v);
+        if (last !== undefined) form[k] = last;
+      }
+      body = form;
+    } else if (ctx.method !== "GET" && ctx.method !== "HEAD") {
+      raw = await readRaw(ctx.req, options.limitBytes);
+      const text = raw.toString("utf8");
+      if (ctx.is("urlencoded")) {
+        form = Object.fromEntries(new URLSearchParams(text));
+        body = form;
+      } else if (ctx.is("json") && text.trim() !== "") {
+        try {
+          const parsed = JSON.parse(text) as unknown;
+          if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
+            body = toParams(parsed as Record<string, unknown>);
+          }
+        } catch {
+          if (!options.lenientJsonPaths.test(ctx.path)) throw new InvalidJsonError();
+        }
+      }
+    }
+    ctx.state.params = { ...query, ...body };
+    ctx.state.rawBody = raw;
+    ctx.state.form = form;
+    await next();
+  };
+}

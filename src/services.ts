@@ -1,0 +1,43 @@
+import type { Clock } from "./clock.js";
+import type { ServerConfig } from "./config.js";
+import type { EventSink } from "./domain/events/event-sink.js";
+import { nullEventSink } from "./domain/events/event-sink.js";
+import { UserService } from "./domain/users/user-service.js";
+import type { Logger } from "./logger.js";
+import type { Db } from "./store/db.js";
+import { UsersRepo } from "./store/users-repo.js";
+
+/**
+ * The domain services of one server process, wired to one store. Routes receive this object;
+ * each area (messaging, events, webhooks, bots) adds its service here.
+ */
+export interface Services {
+  db: Db;
+  config: ServerConfig;
+  clock: Clock;
+  logger: Logger;
+  events: EventSink;
+  users: UserService;
+  /** Highest message id the user can see (users/me, register); -1 when none. */
+  maxMessageId(userId: number): Promise<number>;
+  /** Stops timers and background work (event-queue GC, delivery workers). */
+  close(): Promise<void>;
+}
+
+export function createServices(db: Db, config: ServerConfig, clock: Clock, logger: Logger): Services {
+  const events: EventSink = nullEventSink;
+  const users = new UserService(new UsersRepo(db), events, clock, () => config.botDomain);
+  const closers: (() => Promise<void> | void)[] = [];
+  return {
+    db,
+    config,
+    clock,
+    logger,
+    events,
+    users,
+    maxMessageId: () => Promise.resolve(-1),
+    async close() {
+      for (const close of closers.reverse()) await close();
+    },
+  };
+}

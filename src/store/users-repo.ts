@@ -1,0 +1,317 @@
+import type { Queryable } from "./db.js";
+import { sqlBool } from "./db.js";
+import type {
+  BotService,
+  BotTypeValue,
+  CustomProfileField,
+  ProfileValue,
+  Realm,
+  RoleValue,
+  User,
+} from "../domain/users/types.js";
+
+interface UserRow {
+  id: number;
+  realm_id: number;
+  email: string;
+  full_name: string;
+  short_name: string;
+  api_key: string;
+  role: number;
+  is_active: number;
+  is_bot: number;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  timezone: string;
+  date_joined_ms: number;
+  default_sending_stream: string | null;
+  default_events_register_stream: string | null;
+  default_all_public_streams: number;
+}
+
+const USER_COLUMNS =
+  "id, realm_id, email, full_name, short_name, api_key, role, is_active, is_bot, bot_type, bot_owner_id, timezone, date_joined_ms, default_sending_stream, default_events_register_stream, default_all_public_streams";
+
+function toUser(r: UserRow): User {
+  return {
+    id: r.id,
+    realmId: r.realm_id,
+    email: r.email,
+    fullName: r.full_name,
+    shortName: r.short_name,
+    apiKey: r.api_key,
+    role: r.role as RoleValue,
+    isActive: r.is_active === 1,
+    isBot: r.is_bot === 1,
+    botType: r.bot_type as BotTypeValue | null,
+    botOwnerId: r.bot_owner_id,
+    timezone: r.timezone,
+    dateJoinedMs: r.date_joined_ms,
+    defaultSendingStream: r.default_sending_stream,
+    defaultEventsRegisterStream: r.default_events_register_stream,
+    defaultAllPublicStreams: r.default_all_public_streams === 1,
+  };
+}
+
+export interface NewUser {
+  realmId: number;
+  email: string;
+  fullName: string;
+  shortName: string;
+  passwordHash: string | null;
+  apiKey: string;
+  role: RoleValue;
+  isBot: boolean;
+  botType: BotTypeValue | null;
+  botOwnerId: number | null;
+  dateJoinedMs: number;
+  timezone?: string;
+  defaultSendingStream?: string | null;
+  defaultEventsRegisterStream?: string | null;
+  defaultAllPublicStreams?: boolean;
+}
+
+/** Users, bots, the realm row, custom profile fields and bot services. */
+export class UsersRepo {
+  constructor(private readonly db: Queryable) {}
+
+  async getRealm(): Promise<Realm | undefined> {
+    const r = await this.db.get<{
+      id: number;
+      string_id: string;
+      name: string;
+      description: string;
+      notifications_stream_id: number | null;
+      date_created: number;
+    }>("SELECT * FROM realms ORDER BY id LIMIT 1");
+    return r
+      ? {
+          id: r.id,
+          stringId: r.string_id,
+          name: r.name,
+          description: r.description,
+          notificationsStreamId: r.notifications_stream_id,
+          dateCreated: r.date_created,
+        }
+      : undefined;
+  }
+
+  async createRealm(
+    stringId: string,
+    name: string,
+    description: string,
+    dateCreated: number,
+  ): Promise<number> {
+    const row = await this.db.get<{ id: number }>(
+      "INSERT INTO realms (string_id, name, description, date_created) VALUES (?, ?, ?, ?) RETURNING id",
+      [stringId, name, description, dateCreated],
+    );
+    return row!.id;
+  }
+
+  async setRealmNotificationsStream(realmId: number, streamId: number | null): Promise<void> {
+    await this.db.run("UPDATE realms SET notifications_stream_id = ? WHERE id = ?", [streamId, realmId]);
+  }
+
+  async insertUser(u: NewUser): Promise<User> {
+    const row = await this.db.get<UserRow>(
+      `INSERT INTO users (realm_id, email, email_lower, full_name, short_name, password_hash, api_key, role, is_bot, bot_type, bot_owner_id, timezone, date_joined_ms, default_sending_stream, default_events_register_stream, default_all_public_streams)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${USER_COLUMNS}`,
+      [
+        u.realmId,
+        u.email,
+        u.email.toLowerCase(),
+        u.fullName,
+        u.shortName,
+        u.passwordHash,
+        u.apiKey,
+        u.role,
+        sqlBool(u.isBot),
+        u.botType,
+        u.botOwnerId,
+        u.timezone ?? "",
+        u.dateJoinedMs,
+        u.defaultSendingStream ?? null,
+        u.defaultEventsRegisterStream ?? null,
+        sqlBool(u.defaultAllPublicStreams ?? false),
+      ],
+    );
+    return toUser(row!);
+  }
+
+  async byId(id: number): Promise<User | undefined> {
+    const r = await this.db.get<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id]);
+    return r ? toUser(r) : undefined;
+  }
+
+  async byEmail(email: string): Promise<User | undefined> {
+    const r = await this.db.get<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE email_lower = ?`, [
+      email.toLowerCase(),
+    ]);
+    return r ? toUser(r) : undefined;
+  }
+
+  async byApiKey(apiKey: string): Promise<User | undefined> {
+    const r = await this.db.get<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE api_key = ?`, [apiKey]);
+    return r ? toUser(r) : undefined;
+  }
+
+  async passwordHash(userId: number): Promise<string | null> {
+    const r = await this.db.get<{ password_hash: string | null }>(
+      "SELECT password_hash FROM users WHERE id = ?",
+      [userId],
+    );
+    return r?.password_hash ?? null;
+  }
+
+  async all(): Promise<User[]> {
+    return (await this.db.all<UserRow>(`SELECT ${USER_COLUMNS} FROM users ORDER BY id`)).map(toUser);
+  }
+
+  async botsOwnedBy(ownerId: number): Promise<User[]> {
+    return (
+      await this.db.all<UserRow>(
+        `SELECT ${USER_COLUMNS} FROM users WHERE bot_owner_id = ? AND is_bot = 1 ORDER BY id`,
+        [ownerId],
+      )
+    ).map(toUser);
+  }
+
+  async setActive(userId: number, active: boolean): Promise<void> {
+    await this.db.run("UPDATE users SET is_active = ? WHERE id = ?", [sqlBool(active), userId]);
+  }
+
+  async setApiKey(userId: number, apiKey: string): Promise<void> {
+    await this.db.run("UPDATE users SET api_key = ? WHERE id = ?", [apiKey, userId]);
+  }
+
+  async setPasswordHash(userId: number, hash: string): Promise<void> {
+    await this.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [hash, userId]);
+  }
+
+  async fullNameTaken(fullName: string): Promise<boolean> {
+    const r = await this.db.get<{ id: number }>(
+      "SELECT id FROM users WHERE lower(full_name) = lower(?) AND is_active = 1 LIMIT 1",
+      [fullName],
+    );
+    return r !== undefined;
+  }
+
+  // Custom profile fields
+
+  async profileFields(): Promise<CustomProfileField[]> {
+    const rows = await this.db.all<{
+      id: number;
+      name: string;
+      hint: string;
+      field_type: number;
+      field_data: string;
+      display_order: number;
+    }>("SELECT * FROM custom_profile_fields ORDER BY display_order, id");
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      hint: r.hint,
+      fieldType: r.field_type,
+      fieldData: r.field_data,
+      order: r.display_order,
+    }));
+  }
+
+  async insertProfileField(
+    realmId: number,
+    f: { name: string; hint: string; fieldType: number; fieldData: string },
+  ): Promise<number> {
+    const next = await this.db.get<{ n: number | null }>(
+      "SELECT MAX(display_order) AS n FROM custom_profile_fields",
+    );
+    const row = await this.db.get<{ id: number }>(
+      "INSERT INTO custom_profile_fields (realm_id, name, hint, field_type, field_data, display_order) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+      [realmId, f.name, f.hint, f.fieldType, f.fieldData, (next?.n ?? 0) + 1],
+    );
+    return row!.id;
+  }
+
+  async profileValues(userIds: readonly number[] | null): Promise<Map<number, Map<number, ProfileValue>>> {
+    const rows = await this.db.all<{
+      user_id: number;
+      field_id: number;
+      value: string;
+      rendered_value: string | null;
+    }>("SELECT user_id, field_id, value, rendered_value FROM custom_profile_field_values");
+    const wanted = userIds === null ? null : new Set(userIds);
+    const out = new Map<number, Map<number, ProfileValue>>();
+    for (const r of rows) {
+      if (wanted !== null && !wanted.has(r.user_id)) continue;
+      let m = out.get(r.user_id);
+      if (m === undefined) out.set(r.user_id, (m = new Map<number, ProfileValue>()));
+      m.set(r.field_id, { value: r.value, renderedValue: r.rendered_value });
+    }
+    return out;
+  }
+
+  async setProfileValue(
+    userId: number,
+    fieldId: number,
+    value: string,
+    renderedValue: string | null,
+  ): Promise<void> {
+    await this.db.run(
+      `INSERT INTO custom_profile_field_values (user_id, field_id, value, rendered_value) VALUES (?, ?, ?, ?)
+       ON CONFLICT (user_id, field_id) DO UPDATE SET value = excluded.value, rendered_value = excluded.rendered_value`,
+      [userId, fieldId, value, renderedValue],
+    );
+  }
+
+  async deleteProfileValue(userId: number, fieldId: number): Promise<void> {
+    await this.db.run("DELETE FROM custom_profile_field_values WHERE user_id = ? AND field_id = ?", [
+      userId,
+      fieldId,
+    ]);
+  }
+
+  // Bot services (outgoing webhooks) and settings
+
+  async insertService(s: Omit<BotService, "id">): Promise<BotService> {
+    const row = await this.db.get<{ id: number }>(
+      "INSERT INTO bot_services (bot_id, name, base_url, interface, token) VALUES (?, ?, ?, ?, ?) RETURNING id",
+      [s.botId, s.name, s.baseUrl, s.interface, s.token],
+    );
+    return { ...s, id: row!.id };
+  }
+
+  async servicesOf(botId: number): Promise<BotService[]> {
+    const rows = await this.db.all<{
+      id: number;
+      bot_id: number;
+      name: string;
+      base_url: string;
+      interface: number;
+      token: string;
+    }>("SELECT * FROM bot_services WHERE bot_id = ? ORDER BY id", [botId]);
+    return rows.map((r) => ({
+      id: r.id,
+      botId: r.bot_id,
+      name: r.name,
+      baseUrl: r.base_url,
+      interface: r.interface,
+      token: r.token,
+    }));
+  }
+
+  async userSettings(userId: number): Promise<Record<string, unknown>> {
+    const r = await this.db.get<{ settings: string }>(
+      "SELECT settings FROM user_settings WHERE user_id = ?",
+      [userId],
+    );
+    return r ? (JSON.parse(r.settings) as Record<string, unknown>) : {};
+  }
+
+  async saveUserSettings(userId: number, settings: Record<string, unknown>): Promise<void> {
+    await this.db.run(
+      `INSERT INTO user_settings (user_id, settings) VALUES (?, ?)
+       ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings`,
+      [userId, JSON.stringify(settings)],
+    );
+  }
+}

@@ -1,0 +1,88 @@
+/** A minimal HTTP client for API tests against a real listening server. */
+export interface Credentials {
+  email: string;
+  apiKey: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  // API tests compare whole bodies with literal objects.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies of any shape
+  body: any;
+  text: string;
+}
+
+export type ParamValue = string | number | boolean | null | object;
+
+/** Encodes arguments the Zulip way: strings raw, everything else JSON. */
+export function encodeParams(params: Record<string, ParamValue | undefined>): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined) continue;
+    out.append(k, typeof v === "string" ? v : JSON.stringify(v));
+  }
+  return out;
+}
+
+export function basicAuthHeader(c: Credentials): string {
+  return "Basic " + Buffer.from(`${c.email}:${c.apiKey}`).toString("base64");
+}
+
+export interface RequestOptions {
+  as?: Credentials | undefined;
+  params?: Record<string, ParamValue | undefined>;
+  headers?: Record<string, string>;
+  /** Raw body (sent as is). */
+  body?: string | Buffer;
+  signal?: AbortSignal;
+}
+
+export async function request(
+  baseUrl: string,
+  method: string,
+  path: string,
+  opts: RequestOptions = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.as) headers["authorization"] = basicAuthHeader(opts.as);
+  let url = baseUrl + path;
+  let body: string | Buffer | undefined = opts.body;
+  if (opts.params !== undefined) {
+    const encoded = encodeParams(opts.params).toString();
+    if (method === "GET" || method === "HEAD") {
+      url += (url.includes("?") ? "&" : "?") + encoded;
+    } else {
+      body = encoded;
+      headers["content-type"] ??= "application/x-www-form-urlencoded";
+    }
+  }
+  const res = await fetch(url, {
+    method,
+    headers,
+    ...(body !== undefined ? { body: typeof body === "string" ? body : new Uint8Array(body) } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/** Bound to one server: `api.get("/api/v1/users", { as: users.iago })`. */
+export function apiClient(baseUrl: string) {
+  return {
+    get: (path: string, opts?: RequestOptions) => request(baseUrl, "GET", path, opts),
+    post: (path: string, opts?: RequestOptions) => request(baseUrl, "POST", path, opts),
+    patch: (path: string, opts?: RequestOptions) => request(baseUrl, "PATCH", path, opts),
+    put: (path: string, opts?: RequestOptions) => request(baseUrl, "PUT", path, opts),
+    delete: (path: string, opts?: RequestOptions) => request(baseUrl, "DELETE", path, opts),
+    request: (method: string, path: string, opts?: RequestOptions) => request(baseUrl, method, path, opts),
+  };
+}
+
+export type ApiClient = ReturnType<typeof apiClient>;

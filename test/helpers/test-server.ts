@@ -1,0 +1,89 @@
+import type { Clock } from "../../src/clock.js";
+import { defaultConfig } from "../../src/config.js";
+import type { ServerConfig } from "../../src/config.js";
+import { Role } from "../../src/domain/users/types.js";
+import type { User } from "../../src/domain/users/types.js";
+import { silentLogger } from "../../src/logger.js";
+import { startServer } from "../../src/server.js";
+import type { RunningServer } from "../../src/server.js";
+import { apiClient } from "./client.js";
+import type { ApiClient, Credentials } from "./client.js";
+
+export interface TestUser extends Credentials {
+  id: number;
+  fullName: string;
+}
+
+export interface TestServer {
+  url: string;
+  api: ApiClient;
+  running: RunningServer;
+  /** iago: owner/admin; hamlet, othello, cordelia: members; polonius: guest; webhookBot: iago's incoming-webhook bot. */
+  users: {
+    iago: TestUser;
+    hamlet: TestUser;
+    othello: TestUser;
+    cordelia: TestUser;
+    polonius: TestUser;
+    webhookBot: TestUser;
+  };
+  close(): Promise<void>;
+}
+
+export const OWNER_PASSWORD = "iago-password";
+
+function asTestUser(u: User): TestUser {
+  return { id: u.id, email: u.email, apiKey: u.apiKey, fullName: u.fullName };
+}
+
+/**
+ * A real server on 127.0.0.1 with an ephemeral port and a fresh in-memory SQLite store, seeded with
+ * Zulip's test cast. Close it in afterEach/afterAll.
+ */
+export async function startTestServer(
+  opts: { config?: Partial<ServerConfig>; clock?: Clock } = {},
+): Promise<TestServer> {
+  const config = defaultConfig({
+    port: 0,
+    dataDir: ":memory:",
+    ownerEmail: "iago@zulip.com",
+    ownerName: "Iago",
+    realmName: "Zulip Dev",
+    realmStringId: "zulip",
+    botDomain: "zulip.com",
+    rateLimit: null,
+    logLevel: "silent",
+    ...(opts.config ?? {}),
+  });
+  const running = await startServer(config, {
+    logger: silentLogger,
+    ownerPassword: OWNER_PASSWORD,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  });
+  const { users } = running.services;
+  const iago = running.firstStart!.owner;
+  const mk = (email: string, fullName: string, role: number = Role.MEMBER): Promise<User> =>
+    users.createUser(iago, { email, password: `${email}-password`, fullName, role });
+  const hamlet = await mk("hamlet@zulip.com", "King Hamlet");
+  const othello = await mk("othello@zulip.com", "Othello, the Moor of Venice");
+  const cordelia = await mk("cordelia@zulip.com", "Cordelia, Lear's daughter");
+  const polonius = await mk("polonius@zulip.com", "Polonius", Role.GUEST);
+  const webhookBot = (
+    await users.createBot(iago, { fullName: "Zulip Webhook Bot", shortName: "webhook", botType: 2 })
+  ).bot;
+  const url = running.url;
+  return {
+    url,
+    api: apiClient(url),
+    running,
+    users: {
+      iago: asTestUser(iago),
+      hamlet: asTestUser(hamlet),
+      othello: asTestUser(othello),
+      cordelia: asTestUser(cordelia),
+      polonius: asTestUser(polonius),
+      webhookBot: asTestUser(webhookBot),
+    },
+    close: () => running.close(),
+  };
+}

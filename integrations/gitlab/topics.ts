@@ -1,0 +1,44 @@
+import type { Wild } from "../kit/index.js";
+import { branchNameFromRef, branchTopic, prOrIssueTopic } from "../kit/templates/git.js";
+import { designInfo } from "./bodies.js";
+import { branchName, repoName } from "./payload.js";
+
+/**
+ * Zulip's `get_topic_based_on_event`: `{repo} / {branch}` for pushes, jobs and pipelines,
+ * `{repo} / MR #{iid} {title}` and `{repo} / issue #{iid} {title}` for merge requests, issues and
+ * their comments, `{repo} / {environment}` for deployments, else the repository name.
+ */
+export function eventTopic(event: string, p: Wild, useMergeRequestTitle: boolean): string {
+  const repo = repoName(p);
+  if (event === "Push Hook") return branchTopic(repo, branchName(p));
+  if (event === "Job Hook" || event === "Build Hook") {
+    return branchTopic(p.get("repository").get("name").str(), branchName(p));
+  }
+  if (event === "Pipeline Hook") {
+    return branchTopic(repo, branchNameFromRef(p.get("object_attributes").get("ref").str()));
+  }
+  if (event === "Deployment Hook") return branchTopic(repo, p.get("environment").str());
+  if (event.startsWith("Merge Request Hook")) {
+    const mr = p.get("object_attributes");
+    const title = useMergeRequestTitle ? mr.get("title").str() : "";
+    return prOrIssueTopic(repo, "MR", mr.get("iid").int(), title);
+  }
+  if (event.startsWith("Issue Hook") || event.startsWith("Confidential Issue Hook")) {
+    const issue = p.get("object_attributes");
+    return prOrIssueTopic(repo, "issue", issue.get("iid").int(), issue.get("title").str());
+  }
+  if (event === "Note Hook Issue" || event === "Confidential Note Hook Issue") {
+    const issue = p.get("issue");
+    return prOrIssueTopic(repo, "issue", issue.get("iid").int(), issue.get("title").str());
+  }
+  if (event === "Note Hook MergeRequest") {
+    const mr = p.get("merge_request");
+    return prOrIssueTopic(repo, "MR", mr.get("iid").int(), mr.get("title").str());
+  }
+  if (event === "Note Hook Snippet") {
+    const snippet = p.get("snippet");
+    return prOrIssueTopic(repo, "snippet", snippet.get("id").int(), snippet.get("title").str());
+  }
+  if (event.endsWith("Note Hook DesignManagement::Design")) return `${repo} / design ${designInfo(p).name}`;
+  return repo;
+}

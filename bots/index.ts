@@ -1,0 +1,30 @@
+/**
+ * The registry of bundled bots: the one shared file a new bot edits. The bot server and the chat
+ * server's embedded bots look bots up here by name (the INI section / embedded bot name).
+ */
+import converter from "./converter/index.js";
+import encrypt from "./encrypt/index.js";
+import followup from "./followup/index.js";
+import helloworld from "./helloworld/index.js";
+import help from "./help/index.js";
+import incrementor from "./incrementor/index.js";
+import type { Bot } from "./kit/index.js";
+import virtualFs from "./virtual_fs/index.js";
+
+export const BOTS: readonly Bot[] = [converter, encrypt, followup, helloworld, help, incrementor, virtualFs];
+
+/** Name → bot, for lookups. */
+export const BOT_REGISTRY: ReadonlyMap<string, Bot> = new Map(BOTS.map((bot) => [bot.name, bot]));
+
+export function findBot(name: string): Bot | undefined {
+  return BOT_REGISTRY.get(name);
+}
+
+/** Bundled bots that Zulip also allows as embedded bots (zerver/lib/integrations.py EMBEDDED_BOTS). */
+export const EMBEDDABLE_BOT_NAMES: readonly string[] = [
+  "converter",
+  "encrypt",
+  "helloworld",
+  "virtual_fs",
+  "followup",
+];

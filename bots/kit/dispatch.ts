@@ -1,0 +1,83 @@
+import type { Bot } from "./define-bot.js";
+import { NoBotConfigError } from "./errors.js";
+import type { BotHandler, BotMessage, OutgoingMessage } from "./types.js";
+
+export const TRIGGERS = ["mention", "direct_message", "private_message"] as const;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * The content after a leading mention of the bot (`@**Name**`, or `@**Name|id**` which survives
+ * renames), with leading whitespace removed; null when the message does not start with one.
+ * `fullNames` may hold several names (the configured one and the one in the webhook payload).
+ */
+export function extractQueryWithoutMention(
+  content: string,
+  fullNames: readonly string[],
+  userId?: number,
+): string | null {
+  if (userId !== undefined) {
+    const extended = new RegExp(`^@\\*\\*[^*]*?\\|${userId}\\*\\*`).exec(content);
+    if (extended) return content.slice(extended[0].length).trimStart();
+  }
+  for (const name of fullNames) {
+    const mention = `@**${name}**`;
+    if (name !== "" && content.startsWith(mention)) return content.slice(mention.length).trimStart();
+  }
+  const bare = fullNames.filter((n) => n !== "").map(escapeRegExp);
+  if (bare.length > 0) {
+    // `@**Name|id**` with an id we do not know (no start-up check): accept it when the name matches.
+    const named = new RegExp(`^@\\*\\*(?:${bare.join("|")})\\|\\d+\\*\\*`).exec(content);
+    if (named) return content.slice(named[0].length).trimStart();
+  }
+  return null;
+}
+
+export type DispatchOutcome = "handled" | "ignored-trigger" | "mention-not-at-start";
+
+/**
+ * Runs a bot on one message, as Zulip's bot server and embedded-bot worker do: keeps the raw text
+ * in `full_content`, strips a leading mention when the trigger is `mention` (a mention elsewhere in
+ * the text is ignored), and calls the handler only for the triggers in {@link TRIGGERS}.
+ * `botFullName` is the bot's current name from the webhook payload, if any.
+ */
+export async function dispatchBotMessage(
+  bot: Bot,
+  handler: BotHandler,
+  message: BotMessage,
+  trigger: string,
+  botFullName?: string,
+): Promise<DispatchOutcome> {
+  if (!(TRIGGERS as readonly string[]).includes(trigger)) return "ignored-trigger";
+  const full = message.content;
+  let content = full;
+  if (trigger === "mention") {
+    const names = [handler.identity.fullName];
+    if (botFullName !== undefined && botFullName !== handler.identity.fullName) names.unshift(botFullName);
+    const query = extractQueryWithoutMention(full, names, handler.identity.userId);
+    if (query === null) return "mention-not-at-start";
+    content = query;
+  }
+  await bot.handleMessage({ ...message, content, full_content: full }, handler);
+  return "handled";
+}
+
+/** Checks the bot's config (required section, `validate`) and runs `initialize`. */
+export async function initializeBot(bot: Bot, handler: BotHandler): Promise<void> {
+  if (bot.requiresConfig && Object.keys(handler.config).length === 0) {
+    throw new NoBotConfigError(bot.name, bot.configSection);
+  }
+  bot.config?.validate?.(handler.config);
+  await bot.initialize?.(handler);
+}
+
+/** Where a reply to `message` goes: the same stream and topic, or the same direct-message group. */
+export function replyTarget(message: BotMessage, content: string, widgetContent?: string): OutgoingMessage {
+  const widget = widgetContent === undefined ? {} : { widget_content: widgetContent };
+  if (typeof message.display_recipient === "string") {
+    return { type: "stream", to: message.display_recipient, topic: message.subject, content, ...widget };
+  }
+  return { type: "private", to: message.display_recipient.map((r) => r.email), content, ...widget };
+}

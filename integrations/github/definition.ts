@@ -1,0 +1,210 @@
+import { option, parse } from "../kit/index.js";
+import type { Handler, IntegrationDefinition, WebhookContext, Wild } from "../kit/index.js";
+import { branchNameFromRef, branchTopic, prOrIssueTopic, truncateTopic } from "../kit/templates/git.js";
+import {
+  GITHUB_EVENT_TYPES,
+  IGNORED_EVENTS,
+  IGNORED_PULL_REQUEST_ACTIONS,
+  IGNORED_TEAM_ACTIONS,
+  MERGE_QUEUE_PUSH_KEY,
+  PRIVATE_REPOSITORY_KEY,
+  SPONSORS_EVENT_TYPES,
+  githubEventKey,
+  githubFilterName,
+  isOpenedViaTransfer,
+} from "./events.js";
+import * as m from "./messages.js";
+
+/** The URL options GitHub's integration understands. */
+export interface GitHubOptions extends Record<string, unknown> {
+  branches?: string[];
+  ignore_private_repositories?: boolean;
+  include_repository_name?: boolean;
+}
+
+type Ctx = WebhookContext<GitHubOptions>;
+type GitHubHandler = Handler<GitHubOptions>;
+
+const includeTitle = (ctx: Ctx): boolean => ctx.customTopic !== undefined;
+const msg = (topic: string, body: string): { topic: string; body: string } => ({
+  topic: truncateTopic(topic),
+  body,
+});
+
+function actionOf(ctx: Ctx): string {
+  return ctx.eventKey.split(".")[1] ?? "";
+}
+
+// Topics (Zulip's get_topic_based_on_type) ------------------------------------------------------
+
+const repoTopic = (p: Wild): string => m.repositoryName(p);
+
+function pullRequestTopic(p: Wild): string {
+  const pr = p.get("pull_request");
+  return prOrIssueTopic(m.repositoryName(p), "PR", pr.get("number").int(), pr.get("title").str());
+}
+
+function issueTopic(p: Wild): string {
+  const issue = p.get("issue");
+  const type = m.isPullRequestIssue(issue) ? "PR" : "issue";
+  return prOrIssueTopic(m.repositoryName(p), type, issue.get("number").int(), issue.get("title").str());
+}
+
+function discussionTopic(p: Wild): string {
+  const d = p.get("discussion");
+  return `${m.repositoryName(p)} discussion #${d.get("number").int()}: ${d.get("title").str()}`;
+}
+
+// Handlers --------------------------------------------------------------------------------------
+
+const pullRequest: GitHubHandler = (p, ctx) => {
+  const action = actionOf(ctx);
+  if (IGNORED_PULL_REQUEST_ACTIONS.includes(action)) return null;
+  const t = includeTitle(ctx);
+  let body: string;
+  switch (action) {
+    case "assigned":
+    case "unassigned":
+      body = m.assignedOrUnassignedPullRequestBody(p, t);
+      break;
+    case "closed":
+      body = m.closedPullRequestBody(p, t);
+      break;
+    case "review_requested":
+      body = m.reviewRequestedBody(p, t);
+      break;
+    case "ready_for_review":
+      body = m.readyForReviewBody(p);
+      break;
+    case "locked":
+    case "unlocked":
+      body = m.lockedOrUnlockedPullRequestBody(p);
+      break;
+    case "auto_merge_enabled":
+    case "auto_merge_disabled":
+      body = m.autoMergeBody(p);
+      break;
+    default:
+      // opened, reopened, edited, synchronize
+      body = m.openedOrUpdatedPullRequestBody(p, t);
+  }
+  return msg(pullRequestTopic(p), body);
+};
+
+const issues: GitHubHandler = (p, ctx) => {
+  const action = actionOf(ctx);
+  const t = includeTitle(ctx);
+  let body: string;
+  if (action === "labeled" || action === "unlabeled") body = m.issueLabeledOrUnlabeledBody(p, t);
+  else if (action === "milestoned" || action === "demilestoned")
+    body = m.issueMilestonedOrDemilestonedBody(p, t);
+  else if (action === "transferred") body = m.issueTransferredBody(p);
+  else if (action === "opened" && isOpenedViaTransfer(p)) body = m.issueOpenedViaTransferBody(p);
+  else body = m.issueBody(p, t);
+  return msg(issueTopic(p), body);
+};
+
+const pushCommits: GitHubHandler = (p, ctx) => {
+  const branch = branchNameFromRef(p.get("ref").str());
+  const only = ctx.options.branches;
+  if (only !== undefined && only.length > 0 && !only.includes(branch)) return null;
+  return msg(
+    branchTopic(m.repositoryName(p), branch),
+    m.pushCommitsBody(p, ctx.options.include_repository_name === true),
+  );
+};
+
+const sponsors =
+  (event: string): GitHubHandler =>
+  (p) =>
+    msg("sponsors", m.sponsorsBody(event, p));
+
+const sponsorHandlers: Record<string, GitHubHandler> = Object.fromEntries(
+  SPONSORS_EVENT_TYPES.flatMap((e) => [
+    [e, sponsors(e)],
+    [`sponsorship.${e}`, sponsors(e)],
+  ]),
+);
+
+const handlers: Record<string, GitHubHandler> = {
+  "push.commits": pushCommits,
+  "push.tags": (p) => msg(repoTopic(p), m.pushTagsBody(p)),
+  pull_request: pullRequest,
+  pull_request_review: (p, ctx) => msg(pullRequestTopic(p), m.pullRequestReviewBody(p, includeTitle(ctx))),
+  pull_request_review_comment: (p, ctx) =>
+    m.isUnchangedCommentEdit(p)
+      ? null
+      : msg(pullRequestTopic(p), m.pullRequestReviewCommentBody(p, includeTitle(ctx))),
+  issues,
+  issue_comment: (p, ctx) =>
+    m.isUnchangedCommentEdit(p) ? null : msg(issueTopic(p), m.issueCommentBody(p, includeTitle(ctx))),
+  commit_comment: (p) => msg(repoTopic(p), m.commitCommentBody(p)),
+  discussion: (p, ctx) => msg(discussionTopic(p), m.discussionBody(p, includeTitle(ctx))),
+  discussion_comment: (p, ctx) =>
+    m.isUnchangedCommentEdit(p)
+      ? null
+      : msg(discussionTopic(p), m.discussionCommentBody(p, includeTitle(ctx))),
+  create: (p) => msg(repoTopic(p), m.createOrDeleteBody(p, "created")),
+  delete: (p) => msg(repoTopic(p), m.createOrDeleteBody(p, "deleted")),
+  release: (p) => msg(repoTopic(p), m.releaseBody(p)),
+  ping: (p) => msg(p.has("repository") ? repoTopic(p) : m.organizationName(p), m.pingBody(p)),
+  fork: (p) => msg(repoTopic(p), m.forkBody(p)),
+  member: (p) => msg(repoTopic(p), m.memberBody(p)),
+  membership: (p) => msg(`${m.organizationName(p)} organization`, m.membershipBody(p)),
+  public: (p) => msg(repoTopic(p), m.publicBody(p)),
+  watch: (p) => msg(repoTopic(p), m.watchBody(p)),
+  star: (p) => msg(repoTopic(p), m.starBody(p)),
+  repository: (p) => msg(repoTopic(p), m.repositoryBody(p)),
+  team_add: (p) => msg(repoTopic(p), m.teamAddBody(p)),
+  "team.edited": (p) => msg(`team ${p.get("team").get("name").str()}`, m.teamEditedBody(p)),
+  gollum: (p) => msg(branchTopic(m.repositoryName(p), "wiki pages"), m.wikiPagesBody(p)),
+  status: (p) => msg(repoTopic(p), m.statusBody(p)),
+  check_run: (p) =>
+    p.get("check_run").get("status").str() === "completed"
+      ? msg(`${m.repositoryName(p)} / checks`, m.checkRunBody(p))
+      : null,
+  deployment: (p) =>
+    msg(
+      `${m.repositoryName(p)} / Deployment on ${p.get("deployment").get("environment").str()}`,
+      m.deploymentBody(p),
+    ),
+  deployment_status: (p) =>
+    msg(
+      `${m.repositoryName(p)} / Deployment on ${p.get("deployment").get("environment").str()}`,
+      m.deploymentStatusBody(p),
+    ),
+  page_build: (p) => msg(repoTopic(p), m.pageBuildBody(p)),
+  ...sponsorHandlers,
+};
+
+/**
+ * Everything GitHub and GitHub Sponsors share (Zulip serves both URLs with one view): event
+ * classification, options and handlers.
+ */
+export const githubDefinition: IntegrationDefinition<GitHubOptions> = {
+  name: "github",
+  displayName: "GitHub",
+  categories: ["version-control"],
+  description:
+    "Pushes, pull requests, issues, reviews, comments, discussions, releases, CI statuses and more from GitHub repositories and organizations.",
+  eventHeader: "X-GitHub-Event",
+  eventKey: githubEventKey,
+  filterName: githubFilterName,
+  options: {
+    branches: option("Only notify for pushes to these branches (comma-separated)", parse.csvList),
+    ignore_private_repositories: option("Exclude notifications from private repositories", parse.bool, {
+      default: false,
+    }),
+    include_repository_name: option("Include repository name in the notifications", parse.bool, {
+      default: false,
+    }),
+  },
+  handlers,
+  ignoredEvents: [
+    ...IGNORED_EVENTS,
+    ...IGNORED_TEAM_ACTIONS.map((a) => `team.${a}`),
+    MERGE_QUEUE_PUSH_KEY,
+    PRIVATE_REPOSITORY_KEY,
+  ],
+  allEventTypes: GITHUB_EVENT_TYPES,
+};

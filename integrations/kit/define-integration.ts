@@ -23,6 +23,16 @@ export interface WebhookContext<O = Record<string, unknown>> {
   header(name: string): string | undefined;
   /** Query-string and form parameters (strings), for integrations that read extra ones. */
   params: Readonly<Record<string, string>>;
+  /**
+   * The request body as text, for integrations that must see the exact JSON (Python number
+   * formatting in the JSON formatter). Absent when the caller does not provide it.
+   */
+  rawBody?: string;
+  /**
+   * The full name of the realm's active user with this email, when the pipeline can tell (Zulip's
+   * Jira integration names assignees this way); undefined when unknown or not provided.
+   */
+  userFullName?: (email: string) => string | undefined;
 }
 
 export type Handler<O = Record<string, unknown>> = (payload: Wild, ctx: WebhookContext<O>) => HandlerResult;
@@ -80,6 +90,14 @@ export interface IntegrationDefinition<O extends Record<string, unknown> = Recor
   ignoredEvents?: string[];
   /** How the body is read: JSON whatever the Content-Type (default), or form fields. */
   body?: "json" | "form" | "json-or-form";
+  /**
+   * The payload is JSON text in this form/query parameter (Slack-style `payload=`); missing →
+   * REQUEST_VARIABLE_MISSING. With `unlessJsonContentType`, an `application/json` request is read
+   * from the raw body instead (Zulip's slack_incoming). Takes precedence over `body`.
+   */
+  payloadField?: { name: string; unlessJsonContentType?: boolean };
+  /** Extra fields of the success response (slack_incoming answers Slack-style `ok: true`). */
+  successData?: Readonly<Record<string, unknown>>;
   /** Authentication accepted besides `api_key`: HTTP Basic (email:api_key). */
   allowBasicAuth?: boolean;
   /** URL-decode `stream` and `topic` once more (jira, bitbucket2 work around double escaping). */

@@ -2,6 +2,7 @@ import {
   InvalidJsonError,
   JsonableError,
   MissingHttpEventHeaderError,
+  RequestVariableMissingError,
   UnsupportedWebhookEventTypeError,
 } from "../../src/errors.js";
 import type { Integration, WebhookContext, WebhookMessage } from "./define-integration.js";
@@ -16,6 +17,8 @@ export interface WebhookRequest {
   rawBody: Buffer;
   /** Parsed form fields when the body was urlencoded or multipart. */
   form?: Readonly<Record<string, string>> | undefined;
+  /** Looks up the full name of the realm's active user with an email (see WebhookContext). */
+  userFullName?: ((email: string) => string | undefined) | undefined;
 }
 
 export type DispatchOutcome =
@@ -25,17 +28,34 @@ export type DispatchOutcome =
   /** Dropped by the caller's only_events / exclude_events. */
   | { kind: "filtered"; eventKey: string };
 
-function parsePayload(integration: Integration, req: WebhookRequest): Wild {
-  const mode = integration.body ?? "json";
-  const text = req.rawBody.toString("utf8");
-  if (mode === "form" || (mode === "json-or-form" && req.form !== undefined)) {
-    return new Wild(req.form ?? Object.fromEntries(new URLSearchParams(text)));
-  }
+function isJsonContentType(value: string | undefined): boolean {
+  return (value ?? "").split(";")[0]?.trim().toLowerCase() === "application/json";
+}
+
+function parseJsonText(text: string): Wild {
   try {
     return new Wild(JSON.parse(text) as unknown);
   } catch {
     throw new InvalidJsonError();
   }
+}
+
+function parsePayload(integration: Integration, req: WebhookRequest): Wild {
+  const mode = integration.body ?? "json";
+  const text = req.rawBody.toString("utf8");
+  const field = integration.payloadField;
+  if (
+    field !== undefined &&
+    !(field.unlessJsonContentType === true && isJsonContentType(req.headers["content-type"]))
+  ) {
+    const value = req.form?.[field.name] ?? req.params[field.name];
+    if (value === undefined) throw new RequestVariableMissingError(field.name);
+    return parseJsonText(value);
+  }
+  if (mode === "form" || (mode === "json-or-form" && req.form !== undefined)) {
+    return new Wild(req.form ?? Object.fromEntries(new URLSearchParams(text)));
+  }
+  return parseJsonText(text);
 }
 
 function jsonListParam(params: Readonly<Record<string, string>>, name: string): string[] | undefined {
@@ -127,7 +147,9 @@ export function dispatchWebhook(integration: Integration, req: WebhookRequest): 
     eventHeader: headerValue,
     header: (name) => req.headers[name.toLowerCase()],
     params: req.params,
+    rawBody: req.rawBody.toString("utf8"),
   };
+  if (req.userFullName !== undefined) ctx.userFullName = req.userFullName;
   const result = handler(payload, ctx);
   if (result === null) return { kind: "ignored", eventKey };
   const messages = (Array.isArray(result) ? result : [result]).map((m) => ({

@@ -33,6 +33,15 @@ function expectedOutcome(c: WebhookCase): {
   }
 }
 
+/** Extra context for `describeCases`. */
+export interface CaseOptions {
+  /**
+   * Users of the realm the cases were recorded against, email → full name (Zulip's test realm,
+   * e.g. `othello@zulip.com` → "Othello, the Moor of Venice"), for integrations that name users.
+   */
+  realmUsers?: Readonly<Record<string, string>>;
+}
+
 /**
  * Runs every recorded case in `casesDir` through the integration (pure dispatch: no server), one
  * `it` per case, asserting topic and body byte for byte.
@@ -41,7 +50,17 @@ export function describeCases(
   integration: Integration,
   casesDir: URL | string,
   only?: (c: WebhookCase) => boolean,
+  options: CaseOptions = {},
 ): void {
+  const users = options.realmUsers;
+  const userFullName =
+    users === undefined
+      ? undefined
+      : (email: string): string | undefined => {
+          const wanted = email.toLowerCase();
+          const hit = Object.entries(users).find(([e]) => e.toLowerCase() === wanted);
+          return hit?.[1];
+        };
   const dir = typeof casesDir === "string" ? casesDir : fileURLToPath(casesDir);
   // Owner notifications from the Notification Bot are the pipeline's, not the integration's.
   const cases = loadCases(dir).filter((c) => c.dm_sender !== "notification_bot" && (only ? only(c) : true));
@@ -52,7 +71,8 @@ export function describeCases(
     for (const c of cases) {
       it(c.case_id, () => {
         const want = expectedOutcome(c);
-        const run = (): ReturnType<typeof dispatchWebhook> => dispatchWebhook(integration, caseRequest(c));
+        const run = (): ReturnType<typeof dispatchWebhook> =>
+          dispatchWebhook(integration, { ...caseRequest(c), userFullName });
         if (want.kind === "unsupported") {
           let caught: unknown;
           try {

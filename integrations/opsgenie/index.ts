@@ -1,0 +1,85 @@
+import { defineIntegration, option, parse } from "../kit/index.js";
+import type { Wild } from "../kit/index.js";
+import { normalizeBody, truncateTopic } from "../kit/message-text.js";
+
+/** Every action Zulip's Opsgenie integration declares (custom actions are posted too). */
+const ALL_EVENT_TYPES = [
+  "AddTeam",
+  "UnAcknowledge",
+  "AddNote",
+  "TestAction",
+  "Close",
+  "Escalate",
+  "AddRecipient",
+  "RemoveTags",
+  "Acknowledge",
+  "Delete",
+  "AddTags",
+  "TakeOwnership",
+  "Create",
+  "AssignOwnership",
+];
+
+interface OpsgenieOptions extends Record<string, unknown> {
+  eu_region: boolean;
+}
+
+function bullet(key: string, value: string): string {
+  return `* **${key}**: ${value}\n`;
+}
+
+/** The alert's details, in Zulip's order: what the action changed first, then message and tags. */
+function alertBody(p: Wild, euRegion: boolean): string {
+  const alert = p.get("alert");
+  const action = p.get("action").str();
+  const tags = (alert.opt("tags")?.items() ?? []).map((t) => `\`${t.str()}\``).join(", ");
+  let info = "";
+  const fromAlert: [string, string][] = [
+    ["note", "Note"],
+    ["recipient", "Recipient"],
+    ["addedTags", "Tags added"],
+    ["team", "Team added"],
+    ["owner", "Assigned owner"],
+  ];
+  for (const [field, label] of fromAlert) {
+    const value = alert.opt(field);
+    if (value !== undefined) info += bullet(label, value.text());
+  }
+  const escalation = p.opt("escalationName");
+  if (escalation !== undefined) info += bullet("Escalation", escalation.text());
+  const removed = alert.opt("removedTags");
+  if (removed !== undefined) info += bullet("Tags removed", removed.text());
+  const message = alert.opt("message");
+  if (message !== undefined) info += bullet("Message", message.text());
+  if (tags !== "") info += bullet("Tags", tags);
+
+  const host = euRegion ? "app.eu.opsgenie.com" : "app.opsgenie.com";
+  const integration = p.get("integrationName").str();
+  const alertId = alert.get("alertId").str();
+  return normalizeBody(
+    `[Opsgenie alert for ${integration}](https://${host}/alert/V2#/show/${alertId}):\n` +
+      `* **Type**: ${action}\n${info}`,
+  );
+}
+
+/** Opsgenie: every alert action, in a topic named after the Opsgenie integration. */
+export default defineIntegration<OpsgenieOptions>({
+  name: "opsgenie",
+  displayName: "Opsgenie",
+  categories: ["monitoring"],
+  description:
+    "Posts Opsgenie alert activity: created, acknowledged, closed, escalated, notes, tags, owners.",
+  // Every action is posted, custom ones included; filters match the action name.
+  eventKey: () => "alert",
+  filterName: (_key, p) => p.get("action").str(),
+  allEventTypes: ALL_EVENT_TYPES,
+  options: {
+    eu_region: option("Use Opsgenie's European service region", parse.bool, { default: false }),
+  },
+  handlers: {
+    alert: (p, ctx) => ({
+      topic: truncateTopic(p.get("integrationName").str()),
+      body: alertBody(p, ctx.options.eu_region),
+    }),
+  },
+});

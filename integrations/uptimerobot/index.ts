@@ -1,0 +1,40 @@
+import { UnsupportedWebhookEventTypeError } from "../../src/errors.js";
+import { defineIntegration } from "../kit/index.js";
+import type { Wild } from "../kit/index.js";
+import { truncateTopic } from "../kit/message-text.js";
+
+const DISPLAY_NAME = "UptimeRobot";
+
+/** Zulip's event names: UptimeRobot's `alert_type_friendly_name` ("Up" / "Down"), lower-cased. */
+function eventOf(p: Wild): string {
+  const friendly = p.get("alert_type_friendly_name").text();
+  if (friendly === "Up") return "up";
+  if (friendly === "Down") return "down";
+  throw new UnsupportedWebhookEventTypeError(friendly, DISPLAY_NAME);
+}
+
+function monitor(p: Wild): string {
+  return `${p.get("monitor_friendly_name").text()} (${p.get("monitor_url").text()})`;
+}
+
+/** UptimeRobot: a monitor going down or coming back up, in a topic named after the monitor. */
+export default defineIntegration({
+  name: "uptimerobot",
+  displayName: DISPLAY_NAME,
+  categories: ["monitoring"],
+  description: "Posts when an UptimeRobot monitor goes down or comes back up.",
+  eventKey: (_header, p) => eventOf(p),
+  allEventTypes: ["up", "down"],
+  handlers: {
+    up: (p) => ({
+      topic: truncateTopic(p.get("monitor_friendly_name").text()),
+      body:
+        `${monitor(p)} is back UP (${p.get("alert_details").text()}).\n` +
+        `It was down for ${p.get("alert_friendly_duration").text()}.`,
+    }),
+    down: (p) => ({
+      topic: truncateTopic(p.get("monitor_friendly_name").text()),
+      body: `${monitor(p)} is DOWN (${p.get("alert_details").text()}).`,
+    }),
+  },
+});

@@ -83,6 +83,8 @@ export async function startServer(
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+  // Listening on port 0 (tests): the URL clients use is only known now.
+  if (config.port === 0 && config.externalUrl.endsWith(":0")) config.externalUrl = url;
   let closed = false;
   return {
     url,

@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it } from "@jest/globals";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { basicAuthHeader } from "../helpers/client.js";
+import { runProcess, startProcess } from "../helpers/process.js";
+import type { RunningProcess } from "../helpers/process.js";
+
+const running: RunningProcess[] = [];
+afterEach(async () => {
+  for (const p of running.splice(0)) await p.stop();
+});
+
+function serve(dataDir: string): RunningProcess {
+  const p = startProcess([
+    "bin/chat-server.js",
+    "serve",
+    "--port",
+    "0",
+    "--data-dir",
+    dataDir,
+    "--log-level",
+    "warn",
+  ]);
+  running.push(p);
+  return p;
+}
+
+function readZuliprc(file: string): { email: string; key: string; site: string } {
+  const text = fs.readFileSync(file, "utf8");
+  const get = (k: string): string => new RegExp(`^${k}=(.*)$`, "m").exec(text)?.[1] ?? "";
+  expect(text.startsWith("[api]\n")).toBe(true);
+  return { email: get("email"), key: get("key"), site: get("site") };
+}
+
+describe("chat-server serve", () => {
+  it("creates the organization, writes a 0600 zuliprc that authenticates, and keeps data across restarts", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "chat-serve-"));
+    const first = serve(dataDir);
+    const [, url] = await first.waitFor(/listening on (http:\/\/\S+)/);
+    expect(first.output()).toContain("Created the organization");
+    expect(first.output()).toMatch(/Owner password \(shown once\): \S+/);
+    const zuliprc = path.join(dataDir, "zuliprc");
+    expect(fs.statSync(zuliprc).mode & 0o777).toBe(0o600);
+    const rc = readZuliprc(zuliprc);
+    expect(rc.email).toBe("owner@example.com");
+    const me = await fetch(`${url}/api/v1/users/me`, {
+      headers: { authorization: basicAuthHeader({ email: rc.email, apiKey: rc.key }) },
+    });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { is_owner: boolean }).is_owner).toBe(true);
+    const bot = await fetch(`${url}/api/v1/bots`, {
+      method: "POST",
+      headers: {
+        authorization: basicAuthHeader({ email: rc.email, apiKey: rc.key }),
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({
+        full_name: "Persistent Bot",
+        short_name: "persistent",
+        bot_type: "2",
+      }).toString(),
+    });
+    const created = (await bot.json()) as { api_key: string; email: string };
+    // Killed right after the acknowledged write: nothing may be lost.
+    await first.stop("SIGKILL");
+
+    const second = serve(dataDir);
+    const [, url2] = await second.waitFor(/listening on (http:\/\/\S+)/);
+    expect(second.output()).not.toContain("Created the organization");
+    const again = await fetch(`${url2}/api/v1/bots`, {
+      headers: { authorization: basicAuthHeader({ email: rc.email, apiKey: rc.key }) },
+    });
+    const bots = (await again.json()) as { bots: { username: string; api_key: string }[] };
+    expect(bots.bots.map((b) => [b.username, b.api_key])).toEqual([[created.email, created.api_key]]);
+  });
+
+  it("prints help", async () => {
+    const { code, output } = await runProcess(["bin/chat-server.js", "serve", "--help"]);
+    expect(code).toBe(0);
+    expect(output).toContain("--data-dir");
+    expect(output).toContain("--database");
+  });
+
+  it("fails clearly on an unusable database URL", async () => {
+    const { code, output } = await runProcess([
+      "bin/chat-server.js",
+      "serve",
+      "--port",
+      "0",
+      "--database",
+      "mysql://x",
+    ]);
+    expect(code).toBe(1);
+    expect(output).toContain("Unsupported database URL 'mysql://x'");
+  });
+});

@@ -1,0 +1,45 @@
+import { defineIntegration } from "../kit/index.js";
+import { normalizeBody, pyStrip, truncateTopic } from "../kit/message-text.js";
+import {
+  joinPieces,
+  renderAttachment,
+  renderBlock,
+  replaceFormatting,
+  replaceLinks,
+  truthy,
+} from "./render.js";
+
+/**
+ * Slack-compatible incoming webhooks: `text`, Block Kit `blocks` and legacy `attachments`, with
+ * Slack's mrkdwn converted to Markdown. The topic is the URL's `topic`, else the payload's
+ * `channel` (without a leading `#`/`@`), else none.
+ */
+export default defineIntegration({
+  name: "slack_incoming",
+  displayName: "SlackIncoming",
+  categories: ["communication", "meta-integration"],
+  description: "Accepts Slack-style incoming webhooks, so tools that only speak Slack can post here.",
+  // JSON requests are read from the body; anything else from the form or query field `payload`.
+  payloadField: { name: "payload", unlessJsonContentType: true },
+  successData: { ok: true },
+  filterName: () => undefined,
+  handlers: {
+    default: (p) => {
+      const pieces: string[] = [];
+      const blocks = p.opt("blocks");
+      if (truthy(blocks)) pieces.push(...blocks.items().map(renderBlock));
+      const attachments = p.opt("attachments");
+      if (truthy(attachments)) pieces.push(...attachments.items().map(renderAttachment));
+      let body = joinPieces(pieces);
+      const text = p.opt("text");
+      if (body === "" && truthy(text)) {
+        const emoji = p.opt("icon_emoji");
+        body = pyStrip((truthy(emoji) ? `${emoji.str()} ` : "") + text.str());
+      }
+      if (body === "") return null; // nothing Zulip can show: success, no message
+      const channel = p.opt("channel")?.str();
+      const topic = channel !== undefined ? channel.replace(/^[@#]/, "") : "";
+      return { topic: truncateTopic(topic), body: normalizeBody(replaceFormatting(replaceLinks(body))) };
+    },
+  },
+});

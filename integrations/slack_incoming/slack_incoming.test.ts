@@ -1,0 +1,4 @@
+import { describeCases } from "../kit/testing.js";
+import slackIncoming from "./index.js";
+
+describeCases(slackIncoming, new URL("./fixtures/cases", import.meta.url));

@@ -2,6 +2,7 @@ import type { Clock } from "./clock.js";
 import type { ServerConfig } from "./config.js";
 import type { EventSink } from "./domain/events/event-sink.js";
 import { nullEventSink } from "./domain/events/event-sink.js";
+import { StreamService } from "./domain/streams/stream-service.js";
 import { UserService } from "./domain/users/user-service.js";
 import type { Logger } from "./logger.js";
 import type { Db } from "./store/db.js";
@@ -18,6 +19,7 @@ export interface Services {
   logger: Logger;
   events: EventSink;
   users: UserService;
+  streams: StreamService;
   /** Highest message id the user can see (users/me, register); -1 when none. */
   maxMessageId(userId: number): Promise<number>;
   /** Stops timers and background work (event-queue GC, delivery workers). */
@@ -35,6 +37,7 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
     logger,
     events,
     users,
+    streams: new StreamService(db, events, clock),
     maxMessageId: () => Promise.resolve(-1),
     async close() {
       for (const close of closers.reverse()) await close();

@@ -1,0 +1,303 @@
+import type { Queryable, SqlValue } from "./db.js";
+import { placeholders, sqlBool } from "./db.js";
+import type { MutedTopic, Stream, Subscription } from "../domain/streams/types.js";
+
+interface StreamRow {
+  id: number;
+  realm_id: number;
+  name: string;
+  description: string;
+  rendered_description: string;
+  invite_only: number;
+  history_public_to_subscribers: number;
+  is_announcement_only: number;
+  is_web_public: number;
+  is_default: number;
+  date_created: number;
+  first_message_id: number | null;
+}
+
+interface SubscriptionRow {
+  user_id: number;
+  stream_id: number;
+  active: number;
+  color: string;
+  is_muted: number;
+  pin_to_top: number;
+  desktop_notifications: number | null;
+  audible_notifications: number | null;
+  push_notifications: number | null;
+  email_notifications: number | null;
+  wildcard_mentions_notify: number | null;
+  date_subscribed: number;
+}
+
+const STREAM_COLUMNS =
+  "id, realm_id, name, description, rendered_description, invite_only, history_public_to_subscribers, is_announcement_only, is_web_public, is_default, date_created, first_message_id";
+const SUB_COLUMNS =
+  "user_id, stream_id, active, color, is_muted, pin_to_top, desktop_notifications, audible_notifications, push_notifications, email_notifications, wildcard_mentions_notify, date_subscribed";
+
+function toStream(r: StreamRow): Stream {
+  return {
+    id: Number(r.id),
+    realmId: Number(r.realm_id),
+    name: r.name,
+    description: r.description,
+    renderedDescription: r.rendered_description,
+    inviteOnly: r.invite_only === 1,
+    historyPublicToSubscribers: r.history_public_to_subscribers === 1,
+    isAnnouncementOnly: r.is_announcement_only === 1,
+    isWebPublic: r.is_web_public === 1,
+    isDefault: r.is_default === 1,
+    dateCreated: Number(r.date_created),
+    firstMessageId: r.first_message_id === null ? null : Number(r.first_message_id),
+  };
+}
+
+const nullableBool = (v: number | null): boolean | null => (v === null ? null : v === 1);
+
+function toSubscription(r: SubscriptionRow): Subscription {
+  return {
+    userId: Number(r.user_id),
+    streamId: Number(r.stream_id),
+    active: r.active === 1,
+    color: r.color,
+    isMuted: r.is_muted === 1,
+    pinToTop: r.pin_to_top === 1,
+    desktopNotifications: nullableBool(r.desktop_notifications),
+    audibleNotifications: nullableBool(r.audible_notifications),
+    pushNotifications: nullableBool(r.push_notifications),
+    emailNotifications: nullableBool(r.email_notifications),
+    wildcardMentionsNotify: nullableBool(r.wildcard_mentions_notify),
+    dateSubscribed: Number(r.date_subscribed),
+  };
+}
+
+export interface NewStream {
+  realmId: number;
+  name: string;
+  description: string;
+  renderedDescription: string;
+  inviteOnly: boolean;
+  historyPublicToSubscribers: boolean;
+  isAnnouncementOnly: boolean;
+  isDefault: boolean;
+  dateCreated: number;
+}
+
+/** Stored subscription columns that POST /users/me/subscriptions/properties may change. */
+export type SubscriptionColumn =
+  | "color"
+  | "is_muted"
+  | "pin_to_top"
+  | "desktop_notifications"
+  | "audible_notifications"
+  | "push_notifications"
+  | "email_notifications"
+  | "wildcard_mentions_notify";
+
+/** Streams, subscriptions and muted topics. */
+export class StreamsRepo {
+  constructor(private readonly db: Queryable) {}
+
+  async byId(id: number): Promise<Stream | undefined> {
+    const r = await this.db.get<StreamRow>(`SELECT ${STREAM_COLUMNS} FROM streams WHERE id = ?`, [id]);
+    return r ? toStream(r) : undefined;
+  }
+
+  async byName(name: string): Promise<Stream | undefined> {
+    const r = await this.db.get<StreamRow>(`SELECT ${STREAM_COLUMNS} FROM streams WHERE name_lower = ?`, [
+      name.toLowerCase(),
+    ]);
+    return r ? toStream(r) : undefined;
+  }
+
+  async byIds(ids: readonly number[]): Promise<Stream[]> {
+    if (ids.length === 0) return [];
+    return (
+      await this.db.all<StreamRow>(
+        `SELECT ${STREAM_COLUMNS} FROM streams WHERE id IN (${placeholders(ids.length)}) ORDER BY id`,
+        ids,
+      )
+    ).map(toStream);
+  }
+
+  async all(): Promise<Stream[]> {
+    return (await this.db.all<StreamRow>(`SELECT ${STREAM_COLUMNS} FROM streams ORDER BY id`)).map(toStream);
+  }
+
+  async insert(s: NewStream): Promise<Stream> {
+    const r = await this.db.get<StreamRow>(
+      `INSERT INTO streams (realm_id, name, name_lower, description, rendered_description, invite_only, history_public_to_subscribers, is_announcement_only, is_default, date_created)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${STREAM_COLUMNS}`,
+      [
+        s.realmId,
+        s.name,
+        s.name.toLowerCase(),
+        s.description,
+        s.renderedDescription,
+        sqlBool(s.inviteOnly),
+        sqlBool(s.historyPublicToSubscribers),
+        sqlBool(s.isAnnouncementOnly),
+        sqlBool(s.isDefault),
+        s.dateCreated,
+      ],
+    );
+    return toStream(r!);
+  }
+
+  /** Records the stream's first message id when it has none yet. */
+  async noteMessage(streamId: number, messageId: number): Promise<void> {
+    await this.db.run("UPDATE streams SET first_message_id = ? WHERE id = ? AND first_message_id IS NULL", [
+      messageId,
+      streamId,
+    ]);
+  }
+
+  async setFirstMessageId(streamId: number, messageId: number | null): Promise<void> {
+    await this.db.run("UPDATE streams SET first_message_id = ? WHERE id = ?", [messageId, streamId]);
+  }
+
+  // Subscriptions
+
+  /** The user's subscription row to the stream, active or not. */
+  async subscription(userId: number, streamId: number): Promise<Subscription | undefined> {
+    const r = await this.db.get<SubscriptionRow>(
+      `SELECT ${SUB_COLUMNS} FROM subscriptions WHERE user_id = ? AND stream_id = ?`,
+      [userId, streamId],
+    );
+    return r ? toSubscription(r) : undefined;
+  }
+
+  async activeSubscriptionsOf(userId: number): Promise<Subscription[]> {
+    return (
+      await this.db.all<SubscriptionRow>(
+        `SELECT ${SUB_COLUMNS} FROM subscriptions WHERE user_id = ? AND active = 1 ORDER BY stream_id`,
+        [userId],
+      )
+    ).map(toSubscription);
+  }
+
+  /** Every colour of the user's subscription rows (active or not), for picking a new one. */
+  async colorsOf(userId: number): Promise<string[]> {
+    return (
+      await this.db.all<{ color: string }>("SELECT color FROM subscriptions WHERE user_id = ?", [userId])
+    ).map((r) => r.color);
+  }
+
+  /** Activates (or creates) the subscription; an existing row keeps its colour and settings. */
+  async activate(userId: number, streamId: number, color: string, now: number): Promise<void> {
+    await this.db.run(
+      `INSERT INTO subscriptions (user_id, stream_id, active, color, date_subscribed) VALUES (?, ?, 1, ?, ?)
+       ON CONFLICT (user_id, stream_id) DO UPDATE SET active = 1`,
+      [userId, streamId, color, now],
+    );
+  }
+
+  async deactivate(userId: number, streamId: number): Promise<void> {
+    await this.db.run("UPDATE subscriptions SET active = 0 WHERE user_id = ? AND stream_id = ?", [
+      userId,
+      streamId,
+    ]);
+  }
+
+  async setProperty(
+    userId: number,
+    streamId: number,
+    column: SubscriptionColumn,
+    value: SqlValue,
+  ): Promise<void> {
+    await this.db.run(`UPDATE subscriptions SET ${column} = ? WHERE user_id = ? AND stream_id = ?`, [
+      value,
+      userId,
+      streamId,
+    ]);
+  }
+
+  async isSubscribed(userId: number, streamId: number): Promise<boolean> {
+    const r = await this.db.get<{ active: number }>(
+      "SELECT active FROM subscriptions WHERE user_id = ? AND stream_id = ?",
+      [userId, streamId],
+    );
+    return r?.active === 1;
+  }
+
+  /** Active subscribers who are active users, ascending (covering index `subscriptions_stream`). */
+  async subscriberIds(streamId: number): Promise<number[]> {
+    return (
+      await this.db.all<{ user_id: number }>(
+        `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+         WHERE s.stream_id = ? AND s.active = 1 AND u.is_active = 1 ORDER BY s.user_id`,
+        [streamId],
+      )
+    ).map((r) => Number(r.user_id));
+  }
+
+  /** subscriberIds for several streams at once. */
+  async subscriberIdsOf(streamIds: readonly number[]): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>(streamIds.map((id) => [id, []]));
+    if (streamIds.length === 0) return out;
+    const rows = await this.db.all<{ stream_id: number; user_id: number }>(
+      `SELECT s.stream_id, s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+       WHERE s.stream_id IN (${placeholders(streamIds.length)}) AND s.active = 1 AND u.is_active = 1
+       ORDER BY s.user_id`,
+      streamIds,
+    );
+    for (const r of rows) out.get(Number(r.stream_id))?.push(Number(r.user_id));
+    return out;
+  }
+
+  async subscribedStreamIds(userId: number): Promise<number[]> {
+    return (
+      await this.db.all<{ stream_id: number }>(
+        "SELECT stream_id FROM subscriptions WHERE user_id = ? AND active = 1 ORDER BY stream_id",
+        [userId],
+      )
+    ).map((r) => Number(r.stream_id));
+  }
+
+  // Muted topics
+
+  async isTopicMuted(userId: number, streamId: number, topic: string): Promise<boolean> {
+    const r = await this.db.get<{ n: number }>(
+      "SELECT 1 AS n FROM muted_topics WHERE user_id = ? AND stream_id = ? AND topic_lower = ?",
+      [userId, streamId, topic.toLowerCase()],
+    );
+    return r !== undefined;
+  }
+
+  /** [stream name, topic, date muted], oldest first. */
+  async mutedTopics(userId: number): Promise<MutedTopic[]> {
+    const rows = await this.db.all<{ name: string; topic: string; date_muted: number }>(
+      `SELECT s.name, m.topic, m.date_muted FROM muted_topics m JOIN streams s ON s.id = m.stream_id
+       WHERE m.user_id = ? ORDER BY m.date_muted, s.id, m.topic_lower`,
+      [userId],
+    );
+    return rows.map((r) => [r.name, r.topic, Number(r.date_muted)]);
+  }
+
+  /** The user's muted topics as (stream id, lower-cased topic) pairs. */
+  async mutedTopicKeys(userId: number): Promise<{ streamId: number; topicLower: string }[]> {
+    const rows = await this.db.all<{ stream_id: number; topic_lower: string }>(
+      "SELECT stream_id, topic_lower FROM muted_topics WHERE user_id = ?",
+      [userId],
+    );
+    return rows.map((r) => ({ streamId: Number(r.stream_id), topicLower: r.topic_lower }));
+  }
+
+  async muteTopic(userId: number, streamId: number, topic: string, now: number): Promise<void> {
+    await this.db.run(
+      "INSERT INTO muted_topics (user_id, stream_id, topic_lower, topic, date_muted) VALUES (?, ?, ?, ?, ?)",
+      [userId, streamId, topic.toLowerCase(), topic, now],
+    );
+  }
+
+  /** Returns whether a row was removed. */
+  async unmuteTopic(userId: number, streamId: number, topic: string): Promise<boolean> {
+    const r = await this.db.run(
+      "DELETE FROM muted_topics WHERE user_id = ? AND stream_id = ? AND topic_lower = ?",
+      [userId, streamId, topic.toLowerCase()],
+    );
+    return r.changes > 0;
+  }
+}

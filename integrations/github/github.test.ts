@@ -1,3 +1,9 @@
+import { describe, expect, it } from "@jest/globals";
+import fs from "node:fs";
+import { JsonableError } from "../../src/errors.js";
+import type { Integration } from "../kit/index.js";
+import { dispatchWebhook } from "../kit/dispatch.js";
+import type { DispatchOutcome } from "../kit/dispatch.js";
 import { describeCases } from "../kit/testing.js";
 import github from "./index.js";
 import githubsponsors from "./sponsors.js";
@@ -6,3 +12,216 @@ const cases = new URL("./fixtures/cases", import.meta.url);
 
 describeCases(github, cases, (c) => c.url_path === "/api/v1/external/github");
 describeCases(githubsponsors, cases, (c) => c.url_path === "/api/v1/external/githubsponsors");
+
+type Json = Record<string, unknown>;
+
+/** A recorded payload, deep-copied so a test may edit it. */
+function fixture(caseId: string): Json {
+  const file = new URL(`./fixtures/cases/${caseId}.json`, import.meta.url);
+  return structuredClone((JSON.parse(fs.readFileSync(file, "utf8")) as { fixture: Json }).fixture);
+}
+
+function send(
+  event: string,
+  payload: unknown,
+  params: Record<string, string> = {},
+  integration: Integration = github,
+): DispatchOutcome {
+  return dispatchWebhook(integration, {
+    headers: { "content-type": "application/json", "x-github-event": event },
+    params: { stream: "github", ...params },
+    rawBody: Buffer.from(JSON.stringify(payload)),
+  });
+}
+
+function message(outcome: DispatchOutcome): { topic: string; body: string } {
+  if (outcome.kind !== "messages") throw new Error(`expected a message, got ${outcome.kind}`);
+  expect(outcome.messages).toHaveLength(1);
+  const [m] = outcome.messages;
+  if (m === undefined) throw new Error("no message");
+  return m;
+}
+
+function errorOf(run: () => unknown): Record<string, unknown> {
+  try {
+    run();
+  } catch (err) {
+    expect(err).toBeInstanceOf(JsonableError);
+    return (err as JsonableError).toJSON();
+  }
+  throw new Error("expected an error");
+}
+
+const repository = {
+  name: "public-repo",
+  full_name: "baxterthehacker/public-repo",
+  html_url: "https://github.com/baxterthehacker/public-repo",
+  private: false,
+};
+const sender = { login: "baxterthehacker", html_url: "https://github.com/baxterthehacker" };
+
+describe("github: behaviour the recorded cases do not show", () => {
+  it("filters pushes with Zulip's event names in only_events", () => {
+    const p = fixture("test_push_1_commit_with_repository_name");
+    expect(send("push", p, { only_events: '["push_tags"]' }).kind).toBe("filtered");
+    expect(send("push", p, { only_events: '["push_*"]' }).kind).toBe("messages");
+    expect(send("push", p, { exclude_events: '["push_commits"]' }).kind).toBe("filtered");
+  });
+
+  it("filters pull requests by their grouped names", () => {
+    const p = fixture("test_pull_request_opened_msg");
+    expect(send("pull_request", p, { exclude_events: '["opened_pull_request"]' }).kind).toBe("filtered");
+    expect(send("pull_request", p, { only_events: '["closed_pull_request"]' }).kind).toBe("filtered");
+  });
+
+  it("rejects an unknown pull_request action with Zulip's event name", () => {
+    const p = { action: "bogus", pull_request: {}, repository, sender };
+    expect(errorOf(() => send("pull_request", p))).toMatchObject({
+      code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
+      event_type: "pull_request:bogus",
+    });
+  });
+
+  it("rejects an unknown event with its header and action", () => {
+    expect(errorOf(() => send("workflow_run", { action: "completed" }))).toMatchObject({
+      code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
+      event_type: "workflow_run:completed",
+    });
+  });
+
+  it("reports a removed tag", () => {
+    const p = { ref: "refs/tags/v1.0", created: false, deleted: true, repository, sender };
+    expect(message(send("push", p))).toEqual({
+      topic: "public-repo",
+      body: "baxterthehacker removed tag v1.0.",
+    });
+  });
+
+  it("reports a new branch pushed without new commits", () => {
+    const p = {
+      ref: "refs/heads/feature",
+      compare: "https://github.com/baxterthehacker/public-repo/compare/feature",
+      commits: [],
+      created: true,
+      deleted: false,
+      forced: false,
+      repository,
+      sender,
+    };
+    expect(message(send("push", p))).toEqual({
+      topic: "public-repo / feature",
+      body: "baxterthehacker [pushed](https://github.com/baxterthehacker/public-repo/compare/feature) the branch feature.",
+    });
+  });
+
+  it("credits commits without a GitHub username to the author's name", () => {
+    const p = {
+      ref: "refs/heads/main",
+      compare: "https://github.com/baxterthehacker/public-repo/compare/1...2",
+      commits: [
+        {
+          id: "0123456789abcdef0123456789abcdef01234567",
+          url: "https://github.com/baxterthehacker/public-repo/commit/0123456789abcdef",
+          message: "Fix the build\n\nLong description.",
+          author: { name: "John Snow", email: "john@example.com" },
+        },
+      ],
+      created: false,
+      deleted: false,
+      forced: false,
+      repository,
+      sender,
+    };
+    expect(message(send("push", p)).body).toBe(
+      "baxterthehacker [pushed](https://github.com/baxterthehacker/public-repo/compare/1...2) 1 commit to branch main. Commits by John Snow (1).\n\n" +
+        "* Fix the build ([0123456789a](https://github.com/baxterthehacker/public-repo/commit/0123456789abcdef))",
+    );
+  });
+
+  it("only reports completed check runs", () => {
+    const run = {
+      name: "lint",
+      html_url: "https://github.com/baxterthehacker/public-repo/runs/4",
+      head_sha: "d6fde92930d4715a2b49857d24b940956b26d2d3",
+      status: "in_progress",
+      conclusion: null,
+    };
+    const p = { action: "created", check_run: run, repository, sender };
+    expect(send("check_run", p).kind).toBe("ignored");
+    const done = {
+      ...p,
+      action: "completed",
+      check_run: { ...run, status: "completed", conclusion: "success" },
+    };
+    expect(message(send("check_run", done))).toEqual({
+      topic: "public-repo / checks",
+      body: "Check [lint](https://github.com/baxterthehacker/public-repo/runs/4) completed (success). ([d6fde92930d](https://github.com/baxterthehacker/public-repo/commit/d6fde92930d4715a2b49857d24b940956b26d2d3))",
+    });
+  });
+
+  it("names a comment on a pull request after the pull request", () => {
+    const p = {
+      action: "created",
+      issue: {
+        number: 7,
+        title: "Add a feature",
+        html_url: "https://github.com/baxterthehacker/public-repo/pull/7",
+        pull_request: { url: "https://api.github.com/repos/baxterthehacker/public-repo/pulls/7" },
+      },
+      comment: {
+        html_url: "https://github.com/baxterthehacker/public-repo/pull/7#issuecomment-1",
+        body: "LGTM",
+      },
+      repository,
+      sender,
+    };
+    expect(message(send("issue_comment", p))).toEqual({
+      topic: "public-repo / PR #7 Add a feature",
+      body: "baxterthehacker [commented](https://github.com/baxterthehacker/public-repo/pull/7#issuecomment-1) on [PR #7](https://github.com/baxterthehacker/public-repo/pull/7):\n\n~~~ quote\nLGTM\n~~~",
+    });
+  });
+
+  it("cuts long topics to 60 characters", () => {
+    const p = fixture("test_issue_msg");
+    (p["issue"] as Json)["title"] = "A very long issue title that goes on and on and on and on";
+    expect(message(send("issues", p)).topic).toBe(
+      "public-repo / issue #2 A very long issue title that goes ...",
+    );
+  });
+
+  it("renames teams", () => {
+    const p = { action: "edited", changes: { name: { from: "Old" } }, team: { name: "New" }, sender };
+    expect(message(send("team", p))).toEqual({ topic: "team New", body: "Team `Old` was renamed to `New`." });
+  });
+
+  it("reports stars and unstars", () => {
+    const p = { action: "deleted", repository, sender };
+    expect(message(send("star", p))).toEqual({
+      topic: "public-repo",
+      body: "[baxterthehacker](https://github.com/baxterthehacker) unstarred the repository [baxterthehacker/public-repo](https://github.com/baxterthehacker/public-repo).",
+    });
+  });
+
+  it("accepts sponsorship events as GitHub sends them (header sponsorship + action)", () => {
+    const p = fixture("test_pending_cancellation_message");
+    p["action"] = "pending_tier_change";
+    p["effective_date"] = "2019-12-30T00:00:00+00:00";
+    expect(message(send("sponsorship", p, {}, githubsponsors as Integration))).toEqual({
+      topic: "sponsors",
+      body: "monalisa's subscription will change from $10 a month to $5 a month on December 30, 2019.",
+    });
+    p["action"] = "tier_changed";
+    expect(message(send("sponsorship", p))).toEqual({
+      topic: "sponsors",
+      body: "monalisa changed their subscription from $10 a month to $5 a month.",
+    });
+  });
+
+  it("does not skip private repositories unless asked to", () => {
+    const p = fixture("test_pull_request_merged_msg_private_repository_skipped");
+    expect(message(send("pull_request", p)).body).toBe(
+      "baxterthehacker merged [PR #1](https://github.com/baxterthehacker/public-repo/pull/1).",
+    );
+    expect(send("pull_request", p, { ignore_private_repositories: "true" }).kind).toBe("ignored");
+  });
+});

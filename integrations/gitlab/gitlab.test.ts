@@ -78,6 +78,7 @@ describe("gitlab: behaviour the recorded cases do not show", () => {
     const p = fixture("test_push_event_message");
     expect(send("Push Hook", p, { branches: "tom,tomeks" }).kind).toBe("ignored");
     expect(send("Push Hook", p, { branches: " master , tomek " }).kind).toBe("messages");
+    expect(send("Push Hook", p, { branches: "" }).kind).toBe("messages");
   });
 
   it("announces a wiki page", () => {

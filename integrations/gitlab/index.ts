@@ -110,7 +110,13 @@ interface GitlabOptions extends Record<string, unknown> {
 function handlerFor(event: string, body: BodyFunction) {
   return (p: Wild, ctx: { options: GitlabOptions; customTopic: string | undefined }) => {
     const branches = ctx.options.branches;
-    if (event === "Push Hook" && branches !== undefined && !branches.includes(branchName(p))) {
+    // An empty `branches` filters nothing; otherwise only the listed branches are posted.
+    if (
+      event === "Push Hook" &&
+      branches !== undefined &&
+      branches.length > 0 &&
+      !branches.includes(branchName(p))
+    ) {
       return null;
     }
     let text = body(p, ctx.customTopic !== undefined);

@@ -207,11 +207,10 @@ export class RestBotHandler implements BotHandler {
 }
 
 /**
- * Asks the chat server who the bot is, as Zulip's bot server does at start-up:
- * `GET /api/v1/server_settings` (is it there?) then `GET /api/v1/users/me` (are email and key right?).
+ * Asks the chat server who the bot is (`GET /api/v1/users/me` with the bot's credentials), as
+ * Zulip's bot server does at start-up; fails with {@link ChatApiError} when email or key is wrong.
  */
 export async function fetchBotIdentity(client: ChatApiClient): Promise<BotIdentity> {
-  await client.call("GET", "server_settings", {}, { authenticated: false });
   const me = await client.call("GET", "users/me");
   const fullName = typeof me.full_name === "string" ? me.full_name : "";
   const email = typeof me.email === "string" ? me.email : client.credentials.email;

@@ -1,0 +1,36 @@
+import { JsonableError } from "../../src/errors.js";
+
+/** `bot_email` of a webhook names no configured bot (Zulip's wording). */
+export class UnknownBotEmailError extends JsonableError {
+  constructor(readonly botEmail: string) {
+    super(
+      `Cannot find a bot with email ${botEmail} in the Botserver configuration file. Do the emails in your botserverrc match the bot emails on the server?`,
+    );
+  }
+  override data(): Record<string, unknown> {
+    return { bot_email: this.botEmail };
+  }
+}
+
+/** The webhook's `token` is not the configured one (Zulip's wording). */
+export class BotTokenMismatchError extends JsonableError {
+  override readonly code = "UNAUTHORIZED";
+  override readonly httpStatus = 401;
+  constructor(readonly botEmail: string) {
+    super(
+      `Request token does not match token found for bot ${botEmail} in the Botserver configuration file. Do the outgoing webhooks in Zulip point to the right Botserver?`,
+    );
+  }
+}
+
+/** A bot could not be started: the chat server is unreachable, rejects the bot's key, or the bot's config is incomplete. */
+export class BotStartupError extends Error {
+  constructor(
+    readonly section: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(`Section [${section}]: ${message}`, options);
+    this.name = new.target.name;
+  }
+}

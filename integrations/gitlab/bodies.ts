@@ -170,28 +170,30 @@ export const commentedCommitBody: BodyFunction = (p) => {
   );
 };
 
-/** Comment on a merge request. */
+/** Comment on a merge request (older payloads lack the MR's `url`: it is then built). */
 export const commentedMergeRequestBody: BodyFunction = (p, includeTitle) => {
   const mr = p.get("merge_request");
+  const iid = mr.get("iid").int();
   return pullRequestEventMessage({
     userName: userName(p),
     action: `${commentedAction(p)} on`,
-    url: mr.get("url").str(),
-    number: mr.get("iid").int(),
+    url: optText(mr, "url") ?? `${projectHomepage(p)}/-/merge_requests/${iid}`,
+    number: iid,
     message: p.get("object_attributes").get("note").str(),
     type: "MR",
     title: titleIf(mr, includeTitle),
   });
 };
 
-/** Comment on an issue (confidential or not). */
+/** Comment on an issue, confidential or not (the `url` is built when the payload lacks it). */
 export const commentedIssueBody: BodyFunction = (p, includeTitle) => {
   const issue = p.get("issue");
+  const iid = issue.get("iid").int();
   return pullRequestEventMessage({
     userName: userName(p),
     action: `${commentedAction(p)} on`,
-    url: issue.get("url").str(),
-    number: issue.get("iid").int(),
+    url: optText(issue, "url") ?? `${projectHomepage(p)}/-/issues/${iid}`,
+    number: iid,
     message: p.get("object_attributes").get("note").str(),
     type: "issue",
     title: titleIf(issue, includeTitle),

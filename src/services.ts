@@ -1,9 +1,13 @@
 import type { Clock } from "./clock.js";
 import type { ServerConfig } from "./config.js";
 import type { EventSink } from "./domain/events/event-sink.js";
-import { nullEventSink } from "./domain/events/event-sink.js";
+import { EventQueueService } from "./domain/events/event-queue-service.js";
+import { MemoryEventQueueStore } from "./domain/events/memory-queue-store.js";
 import { StreamService } from "./domain/streams/stream-service.js";
 import { UserService } from "./domain/users/user-service.js";
+import { WebhookService } from "./domain/webhooks/webhook-service.js";
+import type { SendMessage } from "./domain/webhooks/webhook-service.js";
+import { integrations } from "../integrations/index.js";
 import type { Logger } from "./logger.js";
 import type { Db } from "./store/db.js";
 import { UsersRepo } from "./store/users-repo.js";
@@ -18,7 +22,10 @@ export interface Services {
   clock: Clock;
   logger: Logger;
   events: EventSink;
+  /** Event queues and long polling (register, GET/DELETE /events); also `events`. */
+  eventQueues: EventQueueService;
   users: UserService;
+  webhooks: WebhookService;
   streams: StreamService;
   /** Highest message id the user can see (users/me, register); -1 when none. */
   maxMessageId(userId: number): Promise<number>;
@@ -27,16 +34,33 @@ export interface Services {
 }
 
 export function createServices(db: Db, config: ServerConfig, clock: Clock, logger: Logger): Services {
-  const events: EventSink = nullEventSink;
+  const eventQueues = new EventQueueService(new MemoryEventQueueStore(), config.events, clock, logger);
+  eventQueues.startGc();
+  const events: EventSink = eventQueues;
   const users = new UserService(new UsersRepo(db), events, clock, () => config.botDomain);
-  const closers: (() => Promise<void> | void)[] = [];
+  const closers: (() => Promise<void> | void)[] = [() => eventQueues.close()];
+  // Bound to the messages service once it exists (webhooks and owner notices post through it).
+  const sendMessage: SendMessage = () => Promise.reject(new Error("Messaging is not available"));
+  const webhooks = new WebhookService(
+    integrations,
+    users,
+    (sender, message) => sendMessage(sender, message),
+    async (bot, integration) => {
+      const config = await users.botConfig(bot.id);
+      return config[`${integration}_secret`] ?? config["webhook_secret"];
+    },
+    clock,
+    logger,
+  );
   return {
     db,
     config,
     clock,
     logger,
     events,
+    eventQueues,
     users,
+    webhooks,
     streams: new StreamService(db, events, clock),
     maxMessageId: () => Promise.resolve(-1),
     async close() {

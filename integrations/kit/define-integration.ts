@@ -96,6 +96,8 @@ export interface IntegrationDefinition<O extends Record<string, unknown> = Recor
    * from the raw body instead (Zulip's slack_incoming). Takes precedence over `body`.
    */
   payloadField?: { name: string; unlessJsonContentType?: boolean };
+  /** The pipeline provides `ctx.userFullName` (a lookup of the realm's users by email). */
+  needsUserDirectory?: boolean;
   /** Extra fields of the success response (slack_incoming answers Slack-style `ok: true`). */
   successData?: Readonly<Record<string, unknown>>;
   /** Authentication accepted besides `api_key`: HTTP Basic (email:api_key). */

@@ -299,6 +299,24 @@ export class UsersRepo {
     }));
   }
 
+  async botConfig(botId: number): Promise<Record<string, string>> {
+    const rows = await this.db.all<{ key: string; value: string }>(
+      "SELECT key, value FROM bot_config WHERE bot_id = ? ORDER BY key",
+      [botId],
+    );
+    return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+  }
+
+  async setBotConfig(botId: number, entries: Record<string, string>): Promise<void> {
+    for (const [key, value] of Object.entries(entries)) {
+      await this.db.run(
+        `INSERT INTO bot_config (bot_id, key, value) VALUES (?, ?, ?)
+         ON CONFLICT (bot_id, key) DO UPDATE SET value = excluded.value`,
+        [botId, key, value],
+      );
+    }
+  }
+
   async userSettings(userId: number): Promise<Record<string, unknown>> {
     const r = await this.db.get<{ settings: string }>(
       "SELECT settings FROM user_settings WHERE user_id = ?",

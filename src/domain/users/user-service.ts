@@ -288,6 +288,9 @@ export class UserService {
       botOwnerId: owner.id,
       dateJoinedMs: this.clock.now(),
     });
+    if (input.configData !== undefined && Object.keys(input.configData).length > 0) {
+      await this.repo.setBotConfig(bot.id, input.configData);
+    }
     const services: BotService[] = [];
     if (botType === BotType.OUTGOING_WEBHOOK && baseUrl !== undefined) {
       services.push(
@@ -325,6 +328,22 @@ export class UserService {
   async botsOf(owner: User): Promise<BotWithServices[]> {
     const bots = await this.repo.botsOwnedBy(owner.id);
     return Promise.all(bots.map(async (bot) => ({ bot, services: await this.repo.servicesOf(bot.id) })));
+  }
+
+  /** A bot's configuration (embedded bots' config, webhook secrets). */
+  async botConfig(botId: number): Promise<Record<string, string>> {
+    return this.repo.botConfig(botId);
+  }
+
+  /** Owner (or an administrator) updates a bot's configuration entries. */
+  async updateBotConfig(actor: User, botId: number, entries: Record<string, string>): Promise<void> {
+    const bot = await this.repo.byId(botId);
+    if (bot === undefined || !bot.isBot) throw new JsonableError("No such bot");
+    if (bot.botOwnerId !== actor.id && !isAdmin(actor)) throw new JsonableError("Insufficient permission");
+    for (const [k, v] of Object.entries(entries)) {
+      if (v.length > 10000) throw new JsonableError(`Value of config_data["${k}"] is too long`);
+    }
+    await this.repo.setBotConfig(botId, entries);
   }
 
   async servicesOf(botId: number): Promise<BotService[]> {

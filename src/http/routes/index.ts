@@ -2,12 +2,13 @@ import type Router from "@koa/router";
 import type { Services } from "../../services.js";
 import type { AppState } from "../state.js";
 import { authRouter } from "./auth.js";
+import { externalRouter } from "./external.js";
 import { serverSettingsRouter } from "./server-settings.js";
 import { usersRouter } from "./users.js";
 
 /** Routers that need no Basic auth (each may authenticate in its own way, like webhooks). */
 export function publicRouters(services: Services): Router<AppState>[] {
-  return [serverSettingsRouter(services), authRouter(services)];
+  return [serverSettingsRouter(services), authRouter(services), externalRouter(services.webhooks)];
 }
 
 /** Routers behind HTTP Basic auth. A new resource adds one line here. */

@@ -1,0 +1,361 @@
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../../clock.js";
+import { BadEventQueueIdError, JsonableError } from "../../errors.js";
+import type { Logger } from "../../logger.js";
+import type { User } from "../users/types.js";
+import { isGuest } from "../users/types.js";
+import type { EventRecipient, EventSink, ZulipEvent } from "./event-sink.js";
+import type { NarrowTerm } from "./narrow.js";
+import type { EventQueueStore } from "./queue-store.js";
+import { acceptsEvent, coalesceKeyOf, eventsForQueue, renderEvent } from "./render.js";
+import type { DeliveredEvent } from "./render.js";
+import { MAX_QUEUE_TIMEOUT_SECS } from "./types.js";
+import type { QueueCapabilities, QueueOptions, QueuedEvent } from "./types.js";
+
+export interface EventQueueSettings {
+  /** A blocked GET /events gets a heartbeat event after this long (Zulip: 45–55 s). */
+  heartbeatSeconds: number;
+  /** Idle lifetime of a queue registered without queue_lifespan_secs (Zulip: 600 s). */
+  queueTimeoutSeconds: number;
+  /** GC sweep period (Zulip: 60 s). */
+  gcIntervalSeconds: number;
+  /** A queue holding more unacknowledged events than this is discarded like a GC'd one. */
+  maxQueueEvents: number;
+}
+
+/** What POST /register (or GET /events without queue_id) asks for. */
+export interface QueueRequest {
+  eventTypes: readonly string[] | null;
+  narrow: readonly NarrowTerm[];
+  /** undefined: the default (false; a bot's default_all_public_streams). */
+  allPublicStreams: boolean | undefined;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  /** 0 = the configured default; capped at 7 days. */
+  lifespanSecs: number;
+  capabilities: Partial<QueueCapabilities>;
+}
+
+export interface GetEventsRequest {
+  queueId: string;
+  /** Acknowledges (prunes) every event up to this id; undefined only for a queue just created. */
+  lastEventId: number | undefined;
+  dontBlock: boolean;
+  /** Aborted when the client disconnects: the waiter is detached and the promise resolves to []. */
+  signal?: AbortSignal | undefined;
+}
+
+interface Waiter {
+  readonly id: string;
+  readonly queueId: string;
+  readonly options: QueueOptions;
+  readonly resolve: (events: DeliveredEvent[]) => void;
+  timer: NodeJS.Timeout | undefined;
+  detachAbort: (() => void) | undefined;
+}
+
+interface Publication {
+  event: ZulipEvent;
+  recipients: EventRecipient[];
+}
+
+const HEARTBEAT: ZulipEvent = Object.freeze({ type: "heartbeat" });
+
+/**
+ * Event queues with long polling (Zulip's zerver/tornado/event_queue.py), and the EventSink every
+ * domain service publishes through.
+ *
+ * - `send` never blocks the caller: publications are batched and fanned out on a later turn of the
+ *   event loop (setImmediate), in order, at O(recipients) through the store's user → queues index.
+ * - Waiters (blocked GET /events) live in this process; they are answered on a later turn too.
+ * - Call `send` after the write that caused the event has committed (Zulip sends on_commit).
+ */
+export class EventQueueService implements EventSink {
+  private readonly waiters = new Map<string, Waiter>();
+  private pending: Publication[] = [];
+  private flushScheduled = false;
+  private delivering: Promise<void> = Promise.resolve();
+  private readonly wakeups = new Set<string>();
+  private wakeScheduled = false;
+  private waking: Promise<void> = Promise.resolve();
+  private gcTimer: NodeJS.Timeout | undefined;
+  private waiterSeq = 0;
+  private closed = false;
+
+  constructor(
+    readonly store: EventQueueStore,
+    private readonly settings: EventQueueSettings,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {
+    store.onEventsAvailable((queueId) => {
+      this.scheduleWake(queueId);
+    });
+  }
+
+  // ---------------------------------------------------------------- registration
+
+  /** Allocates a queue for `user`; returns its id (uuid4). */
+  async allocate(user: User, request: QueueRequest): Promise<string> {
+    const allPublicStreams = request.allPublicStreams ?? (user.isBot && user.defaultAllPublicStreams);
+    if (allPublicStreams && isGuest(user)) throw new JsonableError("User not authorized for this query");
+    let narrow = request.narrow;
+    if (narrow.length === 0 && user.isBot && user.defaultEventsRegisterStream !== null) {
+      narrow = [{ operator: "stream", operand: user.defaultEventsRegisterStream, negated: false }];
+    }
+    const options: QueueOptions = {
+      eventTypes: request.eventTypes,
+      narrow,
+      allPublicStreams,
+      applyMarkdown: request.applyMarkdown,
+      clientGravatar: request.clientGravatar,
+      capabilities: {
+        bulkMessageDeletion: request.capabilities.bulkMessageDeletion ?? false,
+        userSettingsObject: request.capabilities.userSettingsObject ?? false,
+        streamTypingNotifications: request.capabilities.streamTypingNotifications ?? false,
+      },
+    };
+    const lifespanSecs =
+      request.lifespanSecs > 0
+        ? Math.min(request.lifespanSecs, MAX_QUEUE_TIMEOUT_SECS)
+        : this.settings.queueTimeoutSeconds;
+    const id = randomUUID();
+    await this.store.allocate({ id, userId: user.id, options, lifespanSecs, nowMs: this.clock.now() });
+    return id;
+  }
+
+  // ---------------------------------------------------------------- publishing
+
+  send(event: ZulipEvent, recipients: Iterable<number | EventRecipient>): void {
+    const list: EventRecipient[] = [];
+    for (const r of recipients) list.push(typeof r === "number" ? { id: r } : r);
+    this.pending.push({ event, recipients: list });
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      const batch = this.pending;
+      this.pending = [];
+      this.delivering = this.delivering
+        .then(() => this.deliverAll(batch))
+        .catch((err: unknown) => {
+          this.logger.error("event fan-out failed", { error: err as Error });
+        });
+    });
+  }
+
+  private async deliverAll(batch: Publication[]): Promise<void> {
+    for (const p of batch) await this.deliver(p);
+  }
+
+  private async deliver({ event, recipients }: Publication): Promise<void> {
+    const seen = new Set<number>();
+    for (const r of recipients) {
+      if (seen.has(r.id)) continue;
+      seen.add(r.id);
+      for (const queueId of await this.store.queueIdsForUser(r.id)) {
+        await this.pushTo(queueId, event, r.flags);
+      }
+    }
+    if (event.type === "message" && event["_public_stream"] === true) {
+      for (const queueId of await this.store.allPublicStreamsQueueIds()) {
+        const d = await this.store.describe(queueId);
+        if (d !== undefined && !seen.has(d.userId)) await this.pushTo(queueId, event, []);
+      }
+    }
+  }
+
+  private async pushTo(queueId: string, event: ZulipEvent, flags: readonly string[] | undefined) {
+    const d = await this.store.describe(queueId);
+    if (d === undefined || !acceptsEvent(d.options, event, flags)) return;
+    for (const e of eventsForQueue(d.options, event)) {
+      const size = await this.store.push(queueId, e, flags, coalesceKeyOf(e));
+      if (size !== undefined && size > this.settings.maxQueueEvents) {
+        this.logger.warn("event queue discarded: too many unacknowledged events", {
+          queue_id: queueId,
+          user_id: d.userId,
+        });
+        await this.discard(queueId);
+        return;
+      }
+    }
+  }
+
+  /** Resolves once every event sent so far has reached its queues and waiters (tests, shutdown). */
+  async idle(): Promise<void> {
+    for (;;) {
+      await this.delivering;
+      await this.waking;
+      if (!this.flushScheduled && !this.wakeScheduled && this.pending.length === 0) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  // ---------------------------------------------------------------- long polling
+
+  /**
+   * GET /events for a registered queue (core-api §2.3 steps 3–9): acknowledge, supersede a waiting
+   * poll, answer now when there are events or `dontBlock`, else wait for an event or a heartbeat.
+   */
+  async getEvents(userId: number, req: GetEventsRequest): Promise<DeliveredEvent[]> {
+    const { queueId, lastEventId } = req;
+    const d = await this.store.describe(queueId);
+    if (d === undefined || d.userId !== userId) throw new BadEventQueueIdError(queueId);
+    if (lastEventId !== undefined) {
+      const ack = await this.store.acknowledge(queueId, lastEventId);
+      if (!ack.ok) {
+        if (ack.reason === "already-pruned")
+          throw new JsonableError(`An event newer than ${lastEventId} has already been pruned!`);
+        if (ack.reason === "not-in-queue")
+          throw new JsonableError(`Event ${lastEventId} was not in this queue`);
+        throw new BadEventQueueIdError(queueId);
+      }
+    }
+    const current = this.waiters.get(queueId);
+    const events = await this.store.fetch(queueId);
+    const rendered = this.render(events, queueId, d.options);
+    if (current !== undefined) this.finish(current, rendered);
+    if (events.length > 0 || req.dontBlock) {
+      await this.store.touch(queueId, this.clock.now());
+      return rendered;
+    }
+    if (req.signal?.aborted === true) return [];
+    return this.wait(queueId, d.options, req.signal);
+  }
+
+  private wait(queueId: string, options: QueueOptions, signal: AbortSignal | undefined) {
+    let resolve!: (events: DeliveredEvent[]) => void;
+    const promise = new Promise<DeliveredEvent[]>((r) => (resolve = r));
+    const waiter: Waiter = {
+      id: `${process.pid}:${++this.waiterSeq}`,
+      queueId,
+      options,
+      resolve,
+      timer: undefined,
+      detachAbort: undefined,
+    };
+    this.waiters.set(queueId, waiter);
+    waiter.timer = setTimeout(() => {
+      waiter.timer = undefined;
+      void this.heartbeat(waiter);
+    }, this.settings.heartbeatSeconds * 1000);
+    if (signal !== undefined) {
+      const onAbort = (): void => {
+        this.finish(waiter, []);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      waiter.detachAbort = () => {
+        signal.removeEventListener("abort", onAbort);
+      };
+    }
+    void this.store
+      .attachWaiter(queueId, waiter.id, this.clock.now())
+      .then(() => {
+        // An event may have been pushed between fetch() and now: look again on the next turn.
+        if (this.waiters.get(queueId) === waiter) this.scheduleWake(queueId);
+        else void this.store.detachWaiter(queueId, waiter.id);
+      })
+      .catch((err: unknown) => {
+        this.logger.error("attaching a waiter failed", { error: err as Error });
+      });
+    return promise;
+  }
+
+  private async heartbeat(waiter: Waiter): Promise<void> {
+    if (this.waiters.get(waiter.queueId) !== waiter) return;
+    const size = await this.store.push(waiter.queueId, HEARTBEAT, undefined);
+    if (size === undefined) this.finish(waiter, []);
+  }
+
+  private scheduleWake(queueId: string): void {
+    if (!this.waiters.has(queueId)) return;
+    this.wakeups.add(queueId);
+    if (this.wakeScheduled) return;
+    this.wakeScheduled = true;
+    setImmediate(() => {
+      this.wakeScheduled = false;
+      const ids = [...this.wakeups];
+      this.wakeups.clear();
+      this.waking = this.waking
+        .then(() => this.wakeAll(ids))
+        .catch((err: unknown) => {
+          this.logger.error("waking event waiters failed", { error: err as Error });
+        });
+    });
+  }
+
+  private async wakeAll(queueIds: string[]): Promise<void> {
+    for (const queueId of queueIds) {
+      const waiter = this.waiters.get(queueId);
+      if (waiter === undefined) continue;
+      const events = await this.store.fetch(queueId);
+      if (events.length > 0 && this.waiters.get(queueId) === waiter) {
+        this.finish(waiter, this.render(events, queueId, waiter.options));
+      }
+    }
+  }
+
+  /** Answers a waiter and detaches it (idempotent). */
+  private finish(waiter: Waiter, events: DeliveredEvent[]): void {
+    if (this.waiters.get(waiter.queueId) !== waiter) return;
+    this.waiters.delete(waiter.queueId);
+    if (waiter.timer !== undefined) clearTimeout(waiter.timer);
+    waiter.detachAbort?.();
+    void this.store.detachWaiter(waiter.queueId, waiter.id);
+    waiter.resolve(events);
+  }
+
+  private render(events: QueuedEvent[], queueId: string, options: QueueOptions): DeliveredEvent[] {
+    return events.map((e) => renderEvent(e, queueId, options));
+  }
+
+  /** Number of blocked GET /events in this process. */
+  get waiterCount(): number {
+    return this.waiters.size;
+  }
+
+  // ---------------------------------------------------------------- deletion and GC
+
+  /** DELETE /events: the user's own queue, else BAD_EVENT_QUEUE_ID. */
+  async deleteQueue(userId: number, queueId: string): Promise<void> {
+    const d = await this.store.describe(queueId);
+    if (d === undefined || d.userId !== userId) throw new BadEventQueueIdError(queueId);
+    await this.discard(queueId);
+  }
+
+  private async discard(queueId: string): Promise<void> {
+    await this.store.delete(queueId);
+    const waiter = this.waiters.get(queueId);
+    if (waiter !== undefined) this.finish(waiter, []);
+  }
+
+  /** One GC sweep: deletes queues idle past their lifespan with no waiter; returns their ids. */
+  async gc(): Promise<string[]> {
+    const expired = (await this.store.expiredQueueIds(this.clock.now())).filter(
+      (id) => !this.waiters.has(id),
+    );
+    for (const id of expired) await this.store.delete(id);
+    if (expired.length > 0) this.logger.debug("event queues collected", { count: expired.length });
+    return expired;
+  }
+
+  /** Starts the periodic GC sweep (unref'd: it never keeps the process alive). */
+  startGc(): void {
+    if (this.gcTimer !== undefined || this.closed) return;
+    this.gcTimer = setInterval(() => {
+      this.gc().catch((err: unknown) => {
+        this.logger.error("event queue GC failed", { error: err as Error });
+      });
+    }, this.settings.gcIntervalSeconds * 1000);
+    this.gcTimer.unref();
+  }
+
+  /** Stops the GC timer and answers every waiter (with no events) so connections can close. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.gcTimer !== undefined) clearInterval(this.gcTimer);
+    this.gcTimer = undefined;
+    await this.idle();
+    for (const waiter of [...this.waiters.values()]) this.finish(waiter, []);
+  }
+}

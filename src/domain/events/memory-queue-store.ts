@@ -1,0 +1,182 @@
+import type { ZulipEvent } from "./event-sink.js";
+import type { EventQueueStore } from "./queue-store.js";
+import type { AckResult, NewQueue, QueueDescriptor, QueuedEvent } from "./types.js";
+
+/** One queue in memory. Kept small: an idle queue is this object, its id and two index entries. */
+interface MemoryQueue {
+  readonly id: string;
+  readonly userId: number;
+  readonly options: NewQueue["options"];
+  readonly lifespanSecs: number;
+  lastConnectionMs: number;
+  nextEventId: number;
+  newestPrunedId: number;
+  waiterId: string | null;
+  /** Unacknowledged events, ascending id. */
+  events: QueuedEvent[];
+  /** Coalesced update_message_flags events not yet delivered, by full type; allocated on first use. */
+  virtual: Map<string, QueuedEvent> | null;
+}
+
+/** The single-process EventQueueStore: plain objects and maps, every call resolves immediately. */
+export class MemoryEventQueueStore implements EventQueueStore {
+  private readonly queues = new Map<string, MemoryQueue>();
+  private readonly byUser = new Map<number, Set<string>>();
+  private readonly publicQueues = new Set<string>();
+  private readonly listeners: ((queueId: string) => void)[] = [];
+
+  allocate(q: NewQueue): Promise<void> {
+    this.queues.set(q.id, {
+      id: q.id,
+      userId: q.userId,
+      options: q.options,
+      lifespanSecs: q.lifespanSecs,
+      lastConnectionMs: q.nowMs,
+      nextEventId: 0,
+      newestPrunedId: -1,
+      waiterId: null,
+      events: [],
+      virtual: null,
+    });
+    let set = this.byUser.get(q.userId);
+    if (set === undefined) this.byUser.set(q.userId, (set = new Set()));
+    set.add(q.id);
+    if (q.options.allPublicStreams) this.publicQueues.add(q.id);
+    return Promise.resolve();
+  }
+
+  describe(queueId: string): Promise<QueueDescriptor | undefined> {
+    const q = this.queues.get(queueId);
+    return Promise.resolve(
+      q === undefined
+        ? undefined
+        : {
+            id: q.id,
+            userId: q.userId,
+            options: q.options,
+            lifespanSecs: q.lifespanSecs,
+            lastConnectionMs: q.lastConnectionMs,
+            newestPrunedId: q.newestPrunedId,
+            waiterId: q.waiterId,
+          },
+    );
+  }
+
+  queueIdsForUser(userId: number): Promise<readonly string[]> {
+    const set = this.byUser.get(userId);
+    return Promise.resolve(set === undefined ? [] : [...set]);
+  }
+
+  allPublicStreamsQueueIds(): Promise<readonly string[]> {
+    return Promise.resolve([...this.publicQueues]);
+  }
+
+  push(
+    queueId: string,
+    event: ZulipEvent,
+    flags: readonly string[] | undefined,
+    coalesceKey?: string,
+  ): Promise<number | undefined> {
+    const q = this.queues.get(queueId);
+    if (q === undefined) return Promise.resolve(undefined);
+    const id = q.nextEventId++;
+    if (coalesceKey === undefined) {
+      q.events.push({ id, event, flags });
+    } else {
+      q.virtual ??= new Map();
+      const pending = q.virtual.get(coalesceKey);
+      if (pending === undefined) {
+        // A copy of its own: the pending event's `messages` grows with later events.
+        const messages = Array.isArray(event["messages"]) ? [...(event["messages"] as unknown[])] : [];
+        q.virtual.set(coalesceKey, { id, event: { ...event, messages }, flags });
+      } else {
+        const more = Array.isArray(event["messages"]) ? (event["messages"] as unknown[]) : [];
+        (pending.event["messages"] as unknown[]).push(...more);
+        pending.id = id;
+      }
+    }
+    const size = q.events.length + (q.virtual?.size ?? 0);
+    for (const listener of this.listeners) listener(queueId);
+    return Promise.resolve(size);
+  }
+
+  acknowledge(queueId: string, lastEventId: number): Promise<AckResult> {
+    const q = this.queues.get(queueId);
+    if (q === undefined) return Promise.resolve({ ok: false, reason: "no-queue", newestPrunedId: -1 });
+    if (lastEventId < q.newestPrunedId) {
+      return Promise.resolve({ ok: false, reason: "already-pruned", newestPrunedId: q.newestPrunedId });
+    }
+    let n = 0;
+    while (n < q.events.length && q.events[n]!.id <= lastEventId) n++;
+    if (n > 0) {
+      q.newestPrunedId = q.events[n - 1]!.id;
+      q.events.splice(0, n);
+    }
+    if (lastEventId !== q.newestPrunedId) {
+      return Promise.resolve({ ok: false, reason: "not-in-queue", newestPrunedId: q.newestPrunedId });
+    }
+    return Promise.resolve({ ok: true });
+  }
+
+  fetch(queueId: string): Promise<QueuedEvent[]> {
+    const q = this.queues.get(queueId);
+    if (q === undefined) return Promise.resolve([]);
+    if (q.virtual !== null && q.virtual.size > 0) {
+      // Delivered coalesced events become ordinary ones: later flag changes start a new event.
+      q.events.push(...q.virtual.values());
+      q.events.sort((a, b) => a.id - b.id);
+      q.virtual = null;
+    }
+    return Promise.resolve([...q.events]);
+  }
+
+  touch(queueId: string, nowMs: number): Promise<void> {
+    const q = this.queues.get(queueId);
+    if (q !== undefined) q.lastConnectionMs = nowMs;
+    return Promise.resolve();
+  }
+
+  attachWaiter(queueId: string, waiterId: string, nowMs: number): Promise<string | null> {
+    const q = this.queues.get(queueId);
+    if (q === undefined) return Promise.resolve(null);
+    const previous = q.waiterId;
+    q.waiterId = waiterId;
+    q.lastConnectionMs = nowMs;
+    return Promise.resolve(previous);
+  }
+
+  detachWaiter(queueId: string, waiterId: string): Promise<void> {
+    const q = this.queues.get(queueId);
+    if (q !== undefined && q.waiterId === waiterId) q.waiterId = null;
+    return Promise.resolve();
+  }
+
+  delete(queueId: string): Promise<boolean> {
+    const q = this.queues.get(queueId);
+    if (q === undefined) return Promise.resolve(false);
+    this.queues.delete(queueId);
+    this.publicQueues.delete(queueId);
+    const set = this.byUser.get(q.userId);
+    if (set !== undefined) {
+      set.delete(queueId);
+      if (set.size === 0) this.byUser.delete(q.userId);
+    }
+    return Promise.resolve(true);
+  }
+
+  expiredQueueIds(nowMs: number): Promise<string[]> {
+    const out: string[] = [];
+    for (const q of this.queues.values()) {
+      if (q.waiterId === null && nowMs - q.lastConnectionMs >= q.lifespanSecs * 1000) out.push(q.id);
+    }
+    return Promise.resolve(out);
+  }
+
+  size(): Promise<number> {
+    return Promise.resolve(this.queues.size);
+  }
+
+  onEventsAvailable(listener: (queueId: string) => void): void {
+    this.listeners.push(listener);
+  }
+}

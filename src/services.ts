@@ -5,6 +5,9 @@ import { EventQueueService } from "./domain/events/event-queue-service.js";
 import { MemoryEventQueueStore } from "./domain/events/memory-queue-store.js";
 import { StreamService } from "./domain/streams/stream-service.js";
 import { UserService } from "./domain/users/user-service.js";
+import { WebhookService } from "./domain/webhooks/webhook-service.js";
+import type { SendMessage } from "./domain/webhooks/webhook-service.js";
+import { integrations } from "../integrations/index.js";
 import type { Logger } from "./logger.js";
 import type { Db } from "./store/db.js";
 import { UsersRepo } from "./store/users-repo.js";
@@ -22,6 +25,7 @@ export interface Services {
   /** Event queues and long polling (register, GET/DELETE /events); also `events`. */
   eventQueues: EventQueueService;
   users: UserService;
+  webhooks: WebhookService;
   streams: StreamService;
   /** Highest message id the user can see (users/me, register); -1 when none. */
   maxMessageId(userId: number): Promise<number>;
@@ -35,6 +39,19 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
   const events: EventSink = eventQueues;
   const users = new UserService(new UsersRepo(db), events, clock, () => config.botDomain);
   const closers: (() => Promise<void> | void)[] = [() => eventQueues.close()];
+  // Bound to the messages service once it exists (webhooks and owner notices post through it).
+  const sendMessage: SendMessage = () => Promise.reject(new Error("Messaging is not available"));
+  const webhooks = new WebhookService(
+    integrations,
+    users,
+    (sender, message) => sendMessage(sender, message),
+    async (bot, integration) => {
+      const config = await users.botConfig(bot.id);
+      return config[`${integration}_secret`] ?? config["webhook_secret"];
+    },
+    clock,
+    logger,
+  );
   return {
     db,
     config,
@@ -43,6 +60,7 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
     events,
     eventQueues,
     users,
+    webhooks,
     streams: new StreamService(db, events, clock),
     maxMessageId: () => Promise.resolve(-1),
     async close() {

@@ -1,4 +1,60 @@
+import { describe, expect, it } from "@jest/globals";
+import { dispatchWebhook } from "../kit/index.js";
+import type { DispatchOutcome } from "../kit/index.js";
 import { describeCases } from "../kit/testing.js";
 import circleci from "./index.js";
 
 describeCases(circleci, new URL("./fixtures/cases", import.meta.url));
+
+function post(payload: unknown, params: Record<string, string> = {}): DispatchOutcome {
+  return dispatchWebhook(circleci, {
+    headers: { "content-type": "application/json" },
+    params: { stream: "circleci", ...params },
+    rawBody: Buffer.from(JSON.stringify(payload), "utf8"),
+  });
+}
+
+const githubJob = (status: string): unknown => ({
+  type: "job-completed",
+  project: { name: "api" },
+  job: { name: "test", status },
+  pipeline: {
+    number: 12,
+    vcs: {
+      provider_name: "github",
+      origin_repository_url: "https://github.com/acme/api",
+      revision: "0123456789abcdef0123456789abcdef01234567",
+      commit: { subject: "Fix the bug", author: { name: "Ann" } },
+      branch: "main",
+    },
+  },
+});
+
+describe("circleci: events the recorded cases lack", () => {
+  it("answers the ping sent when the webhook is set up", () => {
+    expect(post({ type: "ping", webhook: { id: "w1", name: "Zulip" } })).toEqual({
+      kind: "messages",
+      eventKey: "ping",
+      messages: [{ topic: "Test event", body: "Webhook 'Zulip' test event successful." }],
+    });
+  });
+
+  it("posts a failed GitHub job with its commit", () => {
+    expect(post(githubJob("failed"))).toEqual({
+      kind: "messages",
+      eventKey: "job-completed",
+      messages: [
+        {
+          topic: "api",
+          body:
+            "Job `test` within Pipeline #12 has failed.\n\n" +
+            "Triggered on [`0123456789a: Fix the bug`](https://github.com/acme/api/commit/0123456789abcdef0123456789abcdef01234567) on branch `main` by Ann.",
+        },
+      ],
+    });
+  });
+
+  it("filters on the event type", () => {
+    expect(post(githubJob("success"), { only_events: '["workflow-completed"]' }).kind).toBe("filtered");
+  });
+});

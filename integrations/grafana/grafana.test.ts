@@ -1,4 +1,60 @@
+import { describe, expect, it } from "@jest/globals";
+import { dispatchWebhook } from "../kit/index.js";
+import type { DispatchOutcome } from "../kit/index.js";
 import { describeCases } from "../kit/testing.js";
 import grafana from "./index.js";
 
 describeCases(grafana, new URL("./fixtures/cases", import.meta.url));
+
+function post(body: string, params: Record<string, string> = {}): DispatchOutcome {
+  return dispatchWebhook(grafana, {
+    headers: { "content-type": "application/json" },
+    params: { stream: "grafana", ...params },
+    rawBody: Buffer.from(body, "utf8"),
+  });
+}
+
+const bodies = (o: DispatchOutcome): (string | undefined)[] =>
+  o.kind === "messages" ? o.messages.map((m) => m.body) : [o.kind];
+
+describe("grafana: states and values the recorded cases lack", () => {
+  it("shows a paused legacy alert with the info icon and a float as Python prints it", () => {
+    const legacy =
+      '{"title": "[Paused] Disk", "ruleName": "Disk", "ruleUrl": "http://g/d/1", "state": "paused",' +
+      ' "evalMatches": [{"metric": "sda", "value": 1.0}, {"metric": "sdb", "value": null}]}';
+    expect(post(legacy)).toEqual({
+      kind: "messages",
+      eventKey: "legacy",
+      messages: [
+        {
+          topic: "[Paused] Disk",
+          body: ":info: **PAUSED**\n\n[Disk](http://g/d/1)\n\n**sda:** 1.0\n**sdb:** None",
+        },
+      ],
+    });
+  });
+
+  it("filters legacy alerts on their state", () => {
+    const legacy = '{"title": "t", "ruleName": "r", "ruleUrl": "u", "state": "ok"}';
+    expect(post(legacy, { only_events: '["alerting"]' }).kind).toBe("filtered");
+  });
+
+  it("posts one message per unified alert and filters each on its status", () => {
+    const alert = (status: string, name: string): string =>
+      `{"status": "${status}", "labels": {"alertname": "${name}"}, "annotations": {},` +
+      ` "startsAt": "2024-01-02T03:04:05.123Z", "endsAt": "2024-01-02T04:00:00Z",` +
+      ` "generatorURL": "", "silenceURL": "", "values": {"B": 0.5, "C": 1e-05}}`;
+    const payload = `{"status": "firing", "alerts": [${alert("firing", "CPU")}, ${alert("resolved", "RAM")}]}`;
+    expect(bodies(post(payload))).toEqual([
+      ":alert: **FIRING**\n\n**CPU**\n\nThis alert was fired at <time:2024-01-02T03:04:05+00:00>.\n\n" +
+        "Labels:\n- alertname: CPU\n\nValues:\n- B: 0.5\n- C: 1e-05",
+      ":checkbox: **RESOLVED**\n\n**RAM**\n\nThis alert was fired at <time:2024-01-02T03:04:05+00:00>.\n\n" +
+        "This alert was resolved at <time:2024-01-02T04:00:00+00:00>.\n\n" +
+        "Labels:\n- alertname: RAM\n\nValues:\n- B: 0.5\n- C: 1e-05",
+    ]);
+    expect(post(payload, { only_events: '["resolved"]' })).toMatchObject({
+      kind: "messages",
+      messages: [{ topic: "[RAM]" }],
+    });
+  });
+});

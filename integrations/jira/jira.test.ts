@@ -1,3 +1,7 @@
+import { describe, expect, it } from "@jest/globals";
+import type { JsonableError } from "../../src/errors.js";
+import { dispatchWebhook } from "../kit/index.js";
+import type { DispatchOutcome } from "../kit/index.js";
 import { describeCases } from "../kit/testing.js";
 import jira from "./index.js";
 
@@ -5,3 +9,101 @@ import jira from "./index.js";
 const realmUsers = { "othello@zulip.com": "Othello, the Moor of Venice" };
 
 describeCases(jira, new URL("./fixtures/cases", import.meta.url), undefined, { realmUsers });
+
+function post(payload: unknown, params: Record<string, string> = {}): DispatchOutcome {
+  return dispatchWebhook(jira, {
+    headers: { "content-type": "application/json" },
+    params: { stream: "jira", ...params },
+    rawBody: Buffer.from(JSON.stringify(payload), "utf8"),
+  });
+}
+
+const issue = {
+  self: "https://acme.atlassian.net/rest/api/2/issue/10001",
+  key: "OPS-7",
+  fields: {
+    summary: "Rotate the keys?",
+    priority: { name: "High" },
+    assignee: { displayName: "Ann A.", emailAddress: "ann@acme.com" },
+  },
+};
+
+describe("jira: events the recorded cases lack", () => {
+  it("lists every changelog item and names an unknown assignee by email", () => {
+    const payload = {
+      webhookEvent: "jira:issue_updated",
+      issue_event_type_name: "issue_generic",
+      user: { displayName: "Bob" },
+      issue,
+      changelog: {
+        items: [
+          { field: "status", fromString: "Open", toString: "Done" },
+          { field: "labels", fromString: null, toString: "urgent" },
+          { field: "assignee", fromString: "Carl", toString: "Ann A." },
+        ],
+      },
+    };
+    expect(post(payload)).toEqual({
+      kind: "messages",
+      eventKey: "jira:issue_updated",
+      messages: [
+        {
+          topic: "OPS-7: Rotate the keys?",
+          body:
+            "Bob updated [OPS-7: Rotate the keys?](https://acme.atlassian.net/browse/OPS-7) (assigned to **ann@acme.com**):\n\n" +
+            "* Changed status from **Open** to **Done**\n" +
+            "* Changed labels to **urgent**\n" +
+            "* Changed assignee from **Carl** to **ann@acme.com**",
+        },
+      ],
+    });
+  });
+
+  it("converts Jira markup in comments on issue updates", () => {
+    const payload = {
+      webhookEvent: "jira:issue_updated",
+      issue_event_type_name: "issue_commented",
+      user: { displayName: "Bob" },
+      issue,
+      comment: {
+        author: { displayName: "Bob" },
+        body: "bq. quoted\n[~carl] see [docs|https://d.example] *now*",
+      },
+    };
+    const outcome = post(payload);
+    expect(outcome.kind === "messages" ? outcome.messages[0]?.body : outcome.kind).toBe(
+      "Bob commented on [OPS-7: Rotate the keys?](https://acme.atlassian.net/browse/OPS-7) (assigned to **ann@acme.com**):\n\n" +
+        "``` quote\n> quoted\n**carl** see [docs](https://d.example) **now**\n```",
+    );
+  });
+
+  it("adds no period after a title that ends with punctuation when an issue is deleted", () => {
+    const outcome = post({ webhookEvent: "jira:issue_deleted", user: { displayName: "Bob" }, issue });
+    expect(outcome.kind === "messages" ? outcome.messages[0]?.body : outcome.kind).toBe(
+      "Bob deleted [OPS-7: Rotate the keys?](https://acme.atlassian.net/browse/OPS-7)",
+    );
+  });
+
+  it("ignores issue links and filters on the webhook event", () => {
+    expect(post({ webhookEvent: "issuelink_created" }).kind).toBe("ignored");
+    expect(
+      post(
+        { webhookEvent: "jira:issue_deleted", user: { displayName: "Bob" }, issue },
+        { only_events: '["comment_*"]' },
+      ).kind,
+    ).toBe("filtered");
+  });
+
+  it("rejects unknown events and payloads without an event", () => {
+    expect(() => post({ webhookEvent: "board_created" })).toThrow(
+      "The 'board_created' event isn't currently supported by the Jira webhook",
+    );
+    let caught: unknown;
+    try {
+      post({ user: {} });
+    } catch (err) {
+      caught = err;
+    }
+    expect((caught as JsonableError).toJSON()).toMatchObject({ code: "ANOMALOUS_WEBHOOK_PAYLOAD" });
+  });
+});

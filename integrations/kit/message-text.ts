@@ -12,14 +12,29 @@ export function truncateTopic(topic: string): string {
   return chars.length > MAX_TOPIC_LENGTH ? chars.slice(0, MAX_TOPIC_LENGTH - 3).join("") + "..." : topic;
 }
 
-/** Zulip's `normalize_body`: trailing whitespace and leading newlines removed. */
-export function normalizeBody(body: string): string {
-  return body.replace(/[\s\x1c-\x1f\x85]+$/u, "").replace(/^\n+/, "");
+/** Whether Python's `str.isspace()` holds for a character (JS `\s` plus U+001C–U+001F and U+0085). */
+function isPythonSpace(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  return (code >= 0x1c && code <= 0x1f) || code === 0x85 || (/\s/.test(ch) && code !== 0xfeff);
+}
+
+/** Python's `str.rstrip()`. */
+export function pyRstrip(s: string): string {
+  let end = s.length;
+  while (end > 0 && isPythonSpace(s[end - 1] ?? "")) end--;
+  return s.slice(0, end);
 }
 
 /** Python's `str.strip()` (Unicode whitespace). */
 export function pyStrip(s: string): string {
-  return s.replace(/^[\s\x1c-\x1f\x85]+/u, "").replace(/[\s\x1c-\x1f\x85]+$/u, "");
+  let start = 0;
+  while (start < s.length && isPythonSpace(s[start] ?? "")) start++;
+  return pyRstrip(s.slice(start));
+}
+
+/** Zulip's `normalize_body`: trailing whitespace and leading newlines removed. */
+export function normalizeBody(body: string): string {
+  return pyRstrip(body).replace(/^\n+/, "");
 }
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, "0");

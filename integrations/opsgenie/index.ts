@@ -21,7 +21,7 @@ const ALL_EVENT_TYPES = [
 ];
 
 interface OpsgenieOptions extends Record<string, unknown> {
-  eu_region: boolean;
+  eu_region?: boolean;
 }
 
 function bullet(key: string, value: string): string {
@@ -79,7 +79,7 @@ export default defineIntegration<OpsgenieOptions>({
   handlers: {
     alert: (p, ctx) => ({
       topic: truncateTopic(p.get("integrationName").str()),
-      body: alertBody(p, ctx.options.eu_region),
+      body: alertBody(p, ctx.options.eu_region === true),
     }),
   },
 });

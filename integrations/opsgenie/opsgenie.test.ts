@@ -1,4 +1,79 @@
+import { describe, expect, it } from "@jest/globals";
+import { dispatchWebhook } from "../kit/index.js";
+import type { DispatchOutcome } from "../kit/index.js";
 import { describeCases } from "../kit/testing.js";
 import opsgenie from "./index.js";
 
 describeCases(opsgenie, new URL("./fixtures/cases", import.meta.url));
+
+function post(payload: unknown, params: Record<string, string> = {}): DispatchOutcome {
+  return dispatchWebhook(opsgenie, {
+    headers: { "content-type": "application/json" },
+    params: { stream: "opsgenie", ...params },
+    rawBody: Buffer.from(JSON.stringify(payload), "utf8"),
+  });
+}
+
+const alert = (action: string, extra: Record<string, unknown> = {}): unknown => ({
+  action,
+  integrationName: "Integration1",
+  alert: { alertId: "abc-123", message: "test alert", tags: ["tag1"], ...extra },
+});
+
+describe("opsgenie: actions the recorded cases lack", () => {
+  it("names the new owner of an AssignOwnership", () => {
+    expect(post(alert("AssignOwnership", { owner: "user2@ifountain.com" }))).toEqual({
+      kind: "messages",
+      eventKey: "alert",
+      messages: [
+        {
+          topic: "Integration1",
+          body:
+            "[Opsgenie alert for Integration1](https://app.opsgenie.com/alert/V2#/show/abc-123):\n" +
+            "* **Type**: AssignOwnership\n" +
+            "* **Assigned owner**: user2@ifountain.com\n" +
+            "* **Message**: test alert\n" +
+            "* **Tags**: `tag1`",
+        },
+      ],
+    });
+  });
+
+  it("names the team of an AddTeam", () => {
+    const outcome = post(alert("AddTeam", { team: "team2" }));
+    expect(outcome.kind === "messages" ? outcome.messages[0]?.body : outcome.kind).toBe(
+      "[Opsgenie alert for Integration1](https://app.opsgenie.com/alert/V2#/show/abc-123):\n" +
+        "* **Type**: AddTeam\n" +
+        "* **Team added**: team2\n" +
+        "* **Message**: test alert\n" +
+        "* **Tags**: `tag1`",
+    );
+  });
+
+  it("links to the European service region with eu_region=true", () => {
+    const outcome = post(alert("Close"), { eu_region: "true" });
+    expect(outcome.kind === "messages" ? outcome.messages[0]?.body : outcome.kind).toBe(
+      "[Opsgenie alert for Integration1](https://app.eu.opsgenie.com/alert/V2#/show/abc-123):\n" +
+        "* **Type**: Close\n" +
+        "* **Message**: test alert\n" +
+        "* **Tags**: `tag1`",
+    );
+  });
+
+  it("posts custom actions under their own name and filters on the action", () => {
+    const outcome = post(alert("MyCustomAction"));
+    expect(outcome.kind === "messages" ? outcome.messages[0]?.body : outcome.kind).toBe(
+      "[Opsgenie alert for Integration1](https://app.opsgenie.com/alert/V2#/show/abc-123):\n" +
+        "* **Type**: MyCustomAction\n" +
+        "* **Message**: test alert\n" +
+        "* **Tags**: `tag1`",
+    );
+    expect(post(alert("Close"), { only_events: '["Create"]' }).kind).toBe("filtered");
+  });
+
+  it("rejects an eu_region that is not a boolean", () => {
+    expect(() => post(alert("Close"), { eu_region: "maybe" })).toThrow(
+      "Invalid value for option 'eu_region'",
+    );
+  });
+});

@@ -1,4 +1,108 @@
+import { describe, expect, it } from "@jest/globals";
+import { dispatchWebhook } from "../kit/index.js";
+import type { DispatchOutcome } from "../kit/index.js";
 import { describeCases } from "../kit/testing.js";
 import pagerduty from "./index.js";
 
 describeCases(pagerduty, new URL("./fixtures/cases", import.meta.url));
+
+function post(payload: unknown, params: Record<string, string> = {}): DispatchOutcome {
+  return dispatchWebhook(pagerduty, {
+    headers: { "content-type": "application/json" },
+    params: { stream: "pagerduty", ...params },
+    rawBody: Buffer.from(JSON.stringify(payload), "utf8"),
+  });
+}
+
+const v3 = (eventType: string, withAgent = true): unknown => ({
+  event: {
+    event_type: eventType,
+    ...(withAgent
+      ? { agent: { html_url: "https://acme.pagerduty.com/users/U1", summary: "Ann Agent" } }
+      : { agent: null }),
+    data: {
+      id: "Q1",
+      html_url: "https://acme.pagerduty.com/incidents/Q1",
+      number: 7,
+      title: "Disk full",
+      service: { html_url: "https://acme.pagerduty.com/services/S1", summary: "Storage" },
+      assignees: [{ html_url: "https://acme.pagerduty.com/users/U2", summary: "Bob Oncall" }],
+    },
+  },
+});
+
+const v1 = (type: string): unknown => ({
+  messages: [
+    {
+      type,
+      data: {
+        incident: {
+          incident_number: 3,
+          html_url: "https://acme.pagerduty.com/incidents/P3",
+          service: { name: "Web", html_url: "https://acme.pagerduty.com/services/PW" },
+          assigned_to_user: { email: "bob@acme.com", html_url: "https://acme.pagerduty.com/users/PB" },
+          trigger_summary_data: { subject: "Site down", description: "500s everywhere" },
+        },
+      },
+    },
+  ],
+});
+
+const bodyOf = (o: DispatchOutcome): string | undefined =>
+  o.kind === "messages" ? o.messages.map((m) => m.body).join("\n---\n") : o.kind;
+
+describe("pagerduty: events the recorded cases lack", () => {
+  it("v3: resolved by the agent", () => {
+    expect(post(v3("incident.resolved"))).toEqual({
+      kind: "messages",
+      eventKey: "default",
+      messages: [
+        {
+          topic: "Incident Disk full (#7)",
+          body: "Incident [Disk full (#7)](https://acme.pagerduty.com/incidents/Q1) resolved by [Ann Agent](https://acme.pagerduty.com/users/U1).",
+        },
+      ],
+    });
+  });
+
+  it("v3: resolved without an agent", () => {
+    expect(bodyOf(post(v3("incident.resolved", false)))).toBe(
+      "Incident [Disk full (#7)](https://acme.pagerduty.com/incidents/Q1) resolved.",
+    );
+  });
+
+  it("v3: reassigned to the first assignee", () => {
+    expect(bodyOf(post(v3("incident.reassigned")))).toBe(
+      "Incident [Disk full (#7)](https://acme.pagerduty.com/incidents/Q1) reassigned to [Bob Oncall](https://acme.pagerduty.com/users/U2).",
+    );
+  });
+
+  it("v3: triggered by the service", () => {
+    expect(bodyOf(post(v3("incident.triggered")))).toBe(
+      "Incident [Disk full (#7)](https://acme.pagerduty.com/incidents/Q1) triggered by [Storage](https://acme.pagerduty.com/services/S1) (assigned to [Bob Oncall](https://acme.pagerduty.com/users/U2)).",
+    );
+  });
+
+  it("v1: assigned, with subject and description quoted", () => {
+    expect(bodyOf(post(v1("incident.assign")))).toBe(
+      "Incident [3](https://acme.pagerduty.com/incidents/P3) assigned to [bob](https://acme.pagerduty.com/users/PB).\n\n``` quote\nSite down\n500s everywhere\n```",
+    );
+  });
+
+  it("v1: escalated by the assignee", () => {
+    expect(bodyOf(post(v1("incident.escalate")))).toBe(
+      "Incident [3](https://acme.pagerduty.com/incidents/P3) escalated by [bob](https://acme.pagerduty.com/users/PB).\n\n``` quote\nSite down\n500s everywhere\n```",
+    );
+  });
+
+  it("filters each incident on its action", () => {
+    expect(post(v3("incident.resolved"), { only_events: '["triggered"]' }).kind).toBe("ignored");
+    expect(post(v3("incident.resolved"), { exclude_events: '["ack*"]' }).kind).toBe("messages");
+  });
+
+  it("rejects an unknown v3 event type", () => {
+    expect(() => post(v3("incident.priority_updated"))).toThrow(
+      "The 'incident.priority_updated' event isn't currently supported by the PagerDuty webhook",
+    );
+  });
+});

@@ -1,4 +1,88 @@
+import { describe, expect, it } from "@jest/globals";
+import type { JsonableError } from "../../src/errors.js";
+import { dispatchWebhook } from "../kit/index.js";
+import type { DispatchOutcome } from "../kit/index.js";
 import { describeCases } from "../kit/testing.js";
 import slackIncoming from "./index.js";
 
 describeCases(slackIncoming, new URL("./fixtures/cases", import.meta.url));
+
+function post(body: string, contentType: string, params: Record<string, string> = {}): DispatchOutcome {
+  const form = contentType.startsWith("application/x-www-form-urlencoded")
+    ? Object.fromEntries(new URLSearchParams(body))
+    : undefined;
+  return dispatchWebhook(slackIncoming, {
+    headers: { "content-type": contentType },
+    params: { stream: "slack", ...params, ...(form ?? {}) },
+    rawBody: Buffer.from(body, "utf8"),
+    form,
+  });
+}
+
+describe("slack_incoming: requests the recorded cases lack", () => {
+  it("reads the form field `payload` when the body is not JSON", () => {
+    const body = new URLSearchParams({
+      payload: JSON.stringify({ channel: "@alerts", text: "*Deploy* done" }),
+    });
+    expect(post(body.toString(), "application/x-www-form-urlencoded")).toEqual({
+      kind: "messages",
+      eventKey: "default",
+      messages: [{ topic: "alerts", body: "**Deploy** done" }],
+    });
+  });
+
+  it("requires `payload` when the body is not JSON", () => {
+    let caught: unknown;
+    try {
+      post("text=hello", "application/x-www-form-urlencoded");
+    } catch (err) {
+      caught = err;
+    }
+    expect((caught as JsonableError).toJSON()).toEqual({
+      result: "error",
+      msg: "Missing 'payload' argument",
+      code: "REQUEST_VARIABLE_MISSING",
+      var_name: "payload",
+    });
+  });
+
+  it("prefixes the icon emoji and lets the URL topic win over the channel", () => {
+    const payload = JSON.stringify({
+      channel: "#ops",
+      icon_emoji: ":ghost:",
+      text: "<https://x.example|link> _now_",
+    });
+    expect(post(payload, "application/json", { topic: "Custom" })).toEqual({
+      kind: "messages",
+      eventKey: "default",
+      messages: [{ topic: "Custom", body: ":ghost: [link](https://x.example) *now*" }],
+    });
+  });
+
+  it("renders legacy attachment fields", () => {
+    const payload = JSON.stringify({
+      attachments: [
+        {
+          title: "Build 12",
+          fields: [
+            { title: "Status", value: "passed", short: true },
+            { title: "Branch", value: "" },
+            { value: "no title" },
+          ],
+          footer: "CI",
+        },
+      ],
+    });
+    expect(post(payload, "application/json")).toEqual({
+      kind: "messages",
+      eventKey: "default",
+      messages: [{ topic: "", body: "## Build 12\n\n**Status**: passed\n**Branch**\nno title\n\nCI" }],
+    });
+  });
+
+  it("posts nothing when nothing can be shown", () => {
+    expect(
+      post(JSON.stringify({ blocks: [{ type: "actions", elements: [] }] }), "application/json").kind,
+    ).toBe("ignored");
+  });
+});

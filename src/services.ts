@@ -61,7 +61,7 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
     eventQueues,
     users,
     webhooks,
-    streams: new StreamService(db, events, clock),
+    streams: new StreamService(db, events, clock, users),
     maxMessageId: () => Promise.resolve(-1),
     async close() {
       for (const close of closers.reverse()) await close();

@@ -15,3 +15,4 @@ export type { DispatchOutcome, WebhookRequest } from "./dispatch.js";
 export { wildcardMatch } from "./wildcard.js";
 export { caseBody, caseQuery, caseRequest, loadCases } from "./cases.js";
 export type { WebhookCase } from "./cases.js";
+export { fixtureRequest, fixturesDir, listFixtures } from "./fixtures.js";

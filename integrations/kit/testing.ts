@@ -5,6 +5,7 @@ import { caseRequest, loadCases } from "./cases.js";
 import type { WebhookCase } from "./cases.js";
 import type { Integration } from "./define-integration.js";
 import { dispatchWebhook } from "./dispatch.js";
+import { fixtureRequest } from "./fixtures.js";
 
 /** What a case must produce, read from the case file (never computed by production code). */
 function expectedOutcome(c: WebhookCase): {
@@ -100,4 +101,26 @@ export function describeCases(
       });
     }
   });
+}
+
+/**
+ * Asserts the one message a Zulip-style fixture (fixtures/<header>__<variant>.json) produces:
+ * `expectFixture(github, new URL(".", import.meta.url), "push__1_commit", { topic: "…", body: "…" })`.
+ * Pass `null` to assert that the event is deliberately silent.
+ */
+export function expectFixture(
+  integration: Integration,
+  dir: URL | string,
+  name: string,
+  expected: { topic: string; body: string } | null,
+  params: Record<string, string> = {},
+): void {
+  const outcome = dispatchWebhook(integration, fixtureRequest(integration, dir, name, params));
+  if (expected === null) {
+    expect(outcome.kind).not.toBe("messages");
+    return;
+  }
+  expect(outcome.kind).toBe("messages");
+  if (outcome.kind !== "messages") return;
+  expect(outcome.messages[outcome.messages.length - 1]).toEqual(expected);
 }

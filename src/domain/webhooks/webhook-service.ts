@@ -138,6 +138,15 @@ export class WebhookService {
     }
     delete params["api_key"];
 
+    let userFullName: ((email: string) => string | undefined) | undefined;
+    if (integration.needsUserDirectory === true) {
+      const names = new Map(
+        (await this.users.allUsers())
+          .filter((u) => u.isActive)
+          .map((u) => [u.email.toLowerCase(), u.fullName]),
+      );
+      userFullName = (email) => names.get(email.toLowerCase());
+    }
     let outcome: ReturnType<typeof dispatchWebhook>;
     try {
       outcome = dispatchWebhook(integration, {
@@ -145,6 +154,7 @@ export class WebhookService {
         params,
         rawBody: req.rawBody,
         form: req.form,
+        userFullName,
       });
     } catch (err) {
       if (err instanceof MissingHttpEventHeaderError) {

@@ -56,6 +56,7 @@ export class MemoryBotHandler implements BotHandler {
   readonly storage = new MemoryBotStorage();
   readonly actions: BotAction[] = [];
   private nextId: number;
+  private readonly firstId: number;
 
   constructor(options: MemoryBotHandlerOptions = {}) {
     const fullName = options.identity?.fullName ?? "Test Bot";
@@ -66,7 +67,15 @@ export class MemoryBotHandler implements BotHandler {
       ...(options.identity?.userId === undefined ? {} : { userId: options.identity.userId }),
     };
     this.config = options.config ?? {};
-    this.nextId = options.firstMessageId ?? 1001;
+    this.firstId = options.firstMessageId ?? 1001;
+    this.nextId = this.firstId;
+  }
+
+  /** Forgets the recorded actions and the storage, and restarts message ids. */
+  reset(): void {
+    this.actions.length = 0;
+    this.storage.data.clear();
+    this.nextId = this.firstId;
   }
 
   sendMessage(message: OutgoingMessage): Promise<SentMessage> {

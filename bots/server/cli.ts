@@ -15,7 +15,7 @@ const argv = await cliParser(hideBin(process.argv))
   .parseAsync();
 
 try {
-  const server = await runBotServer(cliOptions(argv as unknown as Record<string, unknown>), {
+  const server = await runBotServer(cliOptions(argv), {
     env: process.env,
     logger: stderrLogger,
   });

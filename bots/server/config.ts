@@ -129,7 +129,8 @@ export function parseBotConfigFile(text: string): BotConfigSections {
     if (isObject(value)) {
       sections.set(name, stringOptions(value));
     } else {
-      defaults[name] = String(value);
+      const text = scalar(value);
+      if (text !== undefined) defaults[name] = text;
     }
   }
   for (const [name, options] of sections) sections.set(name, { ...defaults, ...options });
@@ -154,10 +155,18 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** An INI value as text: the ini package turns `true`/`false` into booleans; arrays (`key[]`) are not options. */
+function scalar(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean" || typeof value === "number") return String(value);
+  return undefined;
+}
+
 function stringOptions(options: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(options)) {
-    if (value !== null && value !== undefined && !isObject(value)) out[key] = String(value);
+    const text = scalar(value);
+    if (text !== undefined) out[key] = text;
   }
   return out;
 }

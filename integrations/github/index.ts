@@ -7,3 +7,6 @@ import { githubDefinition } from "./definition.js";
  * worded as Zulip's GitHub integration words them (see doc.md).
  */
 export default defineIntegration(githubDefinition);
+
+/** GitHub Sponsors (POST /api/v1/external/githubsponsors) shares this folder, as in Zulip. */
+export { default as githubsponsors } from "./sponsors.js";

@@ -2,6 +2,7 @@ import type Router from "@koa/router";
 import type { Services } from "../../services.js";
 import type { AppState } from "../state.js";
 import { authRouter } from "./auth.js";
+import { eventsRouter } from "./events.js";
 import { externalRouter } from "./external.js";
 import { serverSettingsRouter } from "./server-settings.js";
 import { usersRouter } from "./users.js";
@@ -13,5 +14,5 @@ export function publicRouters(services: Services): Router<AppState>[] {
 
 /** Routers behind HTTP Basic auth. A new resource adds one line here. */
 export function authenticatedRouters(services: Services): Router<AppState>[] {
-  return [usersRouter(services)];
+  return [usersRouter(services), eventsRouter(services)];
 }

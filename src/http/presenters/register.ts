@@ -1,0 +1,331 @@
+import { loadUserSettingsState } from "../../domain/events/user-settings-state.js";
+import type { Stream, Subscription } from "../../domain/streams/types.js";
+import { avatarUrl } from "../../domain/users/avatar.js";
+import { Role, isAdmin, isGuest } from "../../domain/users/types.js";
+import type { User } from "../../domain/users/types.js";
+import { botEventData } from "../../domain/users/user-service.js";
+import type { Services } from "../../services.js";
+import { presentUser } from "./users.js";
+
+/**
+ * POST /register's initial state, built from state providers keyed by event type (Zulip's
+ * fetch_initial_state_data). Each area adds one provider to STATE_PROVIDERS; a provider runs when
+ * any of its event types is wanted (fetch_event_types, else event_types; null = all).
+ */
+export interface StateContext {
+  services: Services;
+  user: User;
+  clientGravatar: boolean;
+  applyMarkdown: boolean;
+  includeSubscribers: boolean;
+  capabilities: Readonly<Record<string, unknown>>;
+  /** The requested fetch types (null = everything). */
+  fetchEventTypes: readonly string[] | null;
+  want: (eventType: string) => boolean;
+  /** Every user of the realm (memoized for the request). */
+  allUsers: () => Promise<User[]>;
+}
+
+export interface StateProvider {
+  /** Runs when any of these is wanted (or, with requireAll, when every one is). */
+  eventTypes: readonly string[];
+  requireAll?: boolean;
+  fetch(ctx: StateContext): Promise<Record<string, unknown>>;
+}
+
+/** Zulip's limits as register reports them. */
+const LIMITS = {
+  max_stream_name_length: 60,
+  max_stream_description_length: 1024,
+  max_topic_length: 60,
+  max_message_length: 10000,
+  event_queue_longpoll_timeout_seconds: 90,
+  server_presence_ping_interval_seconds: 60,
+  server_presence_offline_threshold_seconds: 140,
+};
+
+export const EMPTY_UNREAD_MSGS = {
+  count: 0,
+  pms: [],
+  streams: [],
+  huddles: [],
+  mentions: [],
+  old_unreads_missing: false,
+};
+
+/** System bots (the Notification Bot) are Zulip's cross-realm bots: no owner. */
+function isSystemBot(u: User): boolean {
+  return u.isBot && u.botOwnerId === null;
+}
+
+function gravatarMedium(email: string): string {
+  return avatarUrl(email).replace("?d=identicon&", "?d=identicon&s=500&");
+}
+
+/** Structural views of services other areas add (absent until they land). */
+interface MessagesView {
+  unreadMessages?(userId: number): Promise<Record<string, unknown>>;
+}
+
+function messagesOf(services: Services): MessagesView | undefined {
+  return (services as unknown as { messages?: MessagesView }).messages;
+}
+
+function presentStreamBasics(s: Stream): Record<string, unknown> {
+  return {
+    stream_id: s.id,
+    name: s.name,
+    description: s.description,
+    rendered_description: s.renderedDescription,
+    date_created: s.dateCreated,
+    invite_only: s.inviteOnly,
+    is_web_public: s.isWebPublic,
+    stream_post_policy: s.isAnnouncementOnly ? 2 : 1,
+    history_public_to_subscribers: s.historyPublicToSubscribers,
+    first_message_id: s.firstMessageId,
+    message_retention_days: null,
+    is_announcement_only: s.isAnnouncementOnly,
+  };
+}
+
+function presentSubscription(s: Stream, sub: Subscription): Record<string, unknown> {
+  return {
+    ...presentStreamBasics(s),
+    stream_weekly_traffic: null,
+    color: sub.color,
+    is_muted: sub.isMuted,
+    in_home_view: !sub.isMuted,
+    pin_to_top: sub.pinToTop,
+    desktop_notifications: sub.desktopNotifications,
+    audible_notifications: sub.audibleNotifications,
+    push_notifications: sub.pushNotifications,
+    email_notifications: sub.emailNotifications,
+    wildcard_mentions_notify: sub.wildcardMentionsNotify,
+  };
+}
+
+const realmProvider: StateProvider = {
+  eventTypes: ["realm"],
+  async fetch({ services }) {
+    const realm = await services.users.realm();
+    const { config } = services;
+    return {
+      realm_name: realm.name,
+      realm_description: realm.description,
+      realm_uri: config.externalUrl,
+      realm_url: config.externalUrl,
+      realm_date_created: realm.dateCreated,
+      realm_notifications_stream_id: realm.notificationsStreamId ?? -1,
+      realm_signup_notifications_stream_id: -1,
+      realm_bot_domain: config.botDomain,
+      realm_email_auth_enabled: true,
+      realm_password_auth_enabled: true,
+      realm_invite_required: true,
+      realm_is_zephyr_mirror_realm: false,
+      realm_allow_message_editing: true,
+      realm_allow_edit_history: true,
+      realm_message_content_edit_limit_seconds: 600,
+      realm_message_content_delete_limit_seconds: null,
+      realm_mandatory_topics: false,
+      realm_message_retention_days: -1,
+      realm_waiting_period_threshold: 0,
+      realm_default_language: "en",
+      realm_presence_disabled: false,
+      realm_push_notifications_enabled: false,
+      realm_plan_type: 1,
+      zulip_plan_is_not_limited: true,
+      realm_enable_spectator_access: false,
+      ...LIMITS,
+    };
+  },
+};
+
+const realmUserProvider: StateProvider = {
+  eventTypes: ["realm_user"],
+  async fetch({ services, user, clientGravatar, allUsers }) {
+    const all = await allUsers();
+    const profile = await services.users.profileData(null);
+    const present = (u: User, gravatar: boolean) =>
+      presentUser(u, {
+        clientGravatar: gravatar,
+        includeIsActive: false,
+        profileData: profile.get(u.id) ?? new Map(),
+      });
+    const canCreate = !isGuest(user);
+    return {
+      realm_users: all.filter((u) => u.isActive && !isSystemBot(u)).map((u) => present(u, clientGravatar)),
+      realm_non_active_users: all
+        .filter((u) => !u.isActive && !isSystemBot(u))
+        .map((u) => present(u, clientGravatar)),
+      cross_realm_bots: all
+        .filter((u) => u.isActive && isSystemBot(u))
+        .map((u) => ({ ...present(u, false), is_system_bot: true })),
+      user_id: user.id,
+      email: user.email,
+      delivery_email: user.email,
+      full_name: user.fullName,
+      avatar_source: "G",
+      avatar_url: avatarUrl(user.email),
+      avatar_url_medium: gravatarMedium(user.email),
+      is_admin: isAdmin(user),
+      is_owner: user.role === Role.OWNER,
+      is_moderator: user.role === Role.MODERATOR,
+      is_guest: isGuest(user),
+      is_billing_admin: false,
+      can_create_streams: canCreate,
+      can_create_public_streams: canCreate,
+      can_create_private_streams: canCreate,
+      can_create_web_public_streams: false,
+      can_subscribe_other_users: canCreate,
+      can_invite_others_to_realm: isAdmin(user),
+    };
+  },
+};
+
+const realmBotProvider: StateProvider = {
+  eventTypes: ["realm_bot"],
+  async fetch({ services, user, allUsers }) {
+    const bots = (await allUsers()).filter(
+      (u) => u.isBot && !isSystemBot(u) && (isAdmin(user) || u.botOwnerId === user.id),
+    );
+    const realmBots = await Promise.all(
+      bots.map(async (bot) => ({
+        ...botEventData(bot, await services.users.servicesOf(bot.id)),
+        avatar_url: avatarUrl(bot.email),
+      })),
+    );
+    return { realm_bots: realmBots };
+  },
+};
+
+const customProfileFieldsProvider: StateProvider = {
+  eventTypes: ["custom_profile_fields"],
+  async fetch({ services }) {
+    const fields = await services.users.profileFields();
+    return {
+      custom_profile_fields: fields.map((f) => ({
+        id: f.id,
+        name: f.name,
+        type: f.fieldType,
+        hint: f.hint,
+        field_data: f.fieldData,
+        order: f.order,
+      })),
+    };
+  },
+};
+
+const globalNotificationsProvider: StateProvider = {
+  eventTypes: ["update_global_notifications"],
+  async fetch({ services, user, capabilities }) {
+    // Clients with the user_settings_object capability read `user_settings` instead.
+    if (capabilities["user_settings_object"] === true) return {};
+    return (await loadUserSettingsState(services.db, user.id)).notifications;
+  },
+};
+
+const userSettingsProvider: StateProvider = {
+  eventTypes: ["user_settings"],
+  async fetch({ services, user }) {
+    const { notifications, display } = await loadUserSettingsState(services.db, user.id);
+    return { user_settings: { ...display, timezone: user.timezone, ...notifications } };
+  },
+};
+
+const messageProvider: StateProvider = {
+  eventTypes: ["message"],
+  async fetch({ services, user }) {
+    return { max_message_id: await services.maxMessageId(user.id) };
+  },
+};
+
+const unreadMsgsProvider: StateProvider = {
+  eventTypes: ["message", "update_message_flags"],
+  requireAll: true,
+  async fetch({ services, user }) {
+    const messages = messagesOf(services);
+    const unread =
+      messages?.unreadMessages === undefined ? EMPTY_UNREAD_MSGS : await messages.unreadMessages(user.id);
+    return { unread_msgs: unread };
+  },
+};
+
+const subscriptionProvider: StateProvider = {
+  eventTypes: ["subscription"],
+  async fetch({ services, user, includeSubscribers }) {
+    const { streams } = services;
+    const all = await streams.allStreams();
+    const subs = new Map((await streams.subscriptionsOf(user.id)).map((s) => [s.streamId, s]));
+    const subscribers = includeSubscribers
+      ? await streams.subscriberIdsOf(all.map((s) => s.id))
+      : new Map<number, number[]>();
+    const withSubscribers = (s: Stream, o: Record<string, unknown>) =>
+      includeSubscribers ? { ...o, subscribers: subscribers.get(s.id) ?? [] } : o;
+    const subscribed: Record<string, unknown>[] = [];
+    const never: Record<string, unknown>[] = [];
+    for (const s of all) {
+      const sub = subs.get(s.id);
+      if (sub !== undefined) subscribed.push(withSubscribers(s, presentSubscription(s, sub)));
+      else if (await streams.canAccess(user, s))
+        never.push(withSubscribers(s, { ...presentStreamBasics(s), stream_weekly_traffic: null }));
+    }
+    // `unsubscribed` needs the user's inactive subscriptions, which StreamService does not list yet.
+    return { subscriptions: subscribed, unsubscribed: [], never_subscribed: never };
+  },
+};
+
+const mutedTopicsProvider: StateProvider = {
+  eventTypes: ["muted_topics"],
+  async fetch({ services, user, fetchEventTypes, want }) {
+    // Zulip omits muted_topics for clients that explicitly asked for user_topic.
+    if (fetchEventTypes !== null && want("user_topic")) return {};
+    return { muted_topics: await services.streams.mutedTopics(user.id) };
+  },
+};
+
+const streamProvider: StateProvider = {
+  eventTypes: ["stream"],
+  async fetch({ services, user }) {
+    const out: Record<string, unknown>[] = [];
+    for (const s of await services.streams.allStreams()) {
+      if (await services.streams.canAccess(user, s)) out.push(presentStreamBasics(s));
+    }
+    return { streams: out };
+  },
+};
+
+/** The registry: one entry per area. */
+export const STATE_PROVIDERS: readonly StateProvider[] = [
+  realmProvider,
+  realmUserProvider,
+  realmBotProvider,
+  customProfileFieldsProvider,
+  globalNotificationsProvider,
+  userSettingsProvider,
+  messageProvider,
+  unreadMsgsProvider,
+  subscriptionProvider,
+  mutedTopicsProvider,
+  streamProvider,
+];
+
+/** Runs every provider the fetch types select and merges their fields. */
+export async function initialState(
+  opts: Omit<StateContext, "want" | "allUsers">,
+  providers: readonly StateProvider[] = STATE_PROVIDERS,
+): Promise<Record<string, unknown>> {
+  const types = opts.fetchEventTypes === null ? null : new Set(opts.fetchEventTypes);
+  const want = (t: string): boolean => types === null || types.has(t);
+  let users: Promise<User[]> | undefined;
+  const ctx: StateContext = {
+    ...opts,
+    want,
+    allUsers: () => (users ??= opts.services.users.allUsers()),
+  };
+  const state: Record<string, unknown> = {};
+  for (const p of providers) {
+    const selected = p.requireAll === true ? p.eventTypes.every(want) : p.eventTypes.some(want);
+    if (selected) Object.assign(state, await p.fetch(ctx));
+  }
+  return state;
+}

@@ -44,6 +44,7 @@ function eventType(p: Wild): string {
   if (isTruthy(p.opt("transition"))) return "jira:issue_updated";
   const err = new AnomalousWebhookPayloadError();
   err.webhookName = DISPLAY_NAME;
+  err.message = `Unable to parse request: Did ${DISPLAY_NAME} generate this event?`;
   throw err;
 }
 

@@ -104,6 +104,10 @@ describe("jira: events the recorded cases lack", () => {
     } catch (err) {
       caught = err;
     }
-    expect((caught as JsonableError).toJSON()).toMatchObject({ code: "ANOMALOUS_WEBHOOK_PAYLOAD" });
+    expect((caught as JsonableError).toJSON()).toMatchObject({
+      code: "ANOMALOUS_WEBHOOK_PAYLOAD",
+      msg: "Unable to parse request: Did Jira generate this event?",
+      webhook_name: "Jira",
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { InvalidJsonError } from "../../src/errors.js";
 import { defineIntegration } from "../kit/index.js";
 import type { Wild } from "../kit/index.js";
+import { normalizeBody } from "../kit/message-text.js";
 import { PyObject, fromJsValue, parsePythonJson, pythonJsonDumps } from "../kit/python-json.js";
 import type { PyJson } from "../kit/python-json.js";
 
@@ -34,7 +35,7 @@ export default defineIntegration({
       if (!(value instanceof PyObject)) {
         throw new InvalidJsonError();
       }
-      return { topic: "JSON", body: "```json\n" + pythonJsonDumps(value, 2) + "\n```" };
+      return { topic: "JSON", body: normalizeBody("```json\n" + pythonJsonDumps(value, 2) + "\n```") };
     },
   },
 });

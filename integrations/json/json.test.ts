@@ -51,6 +51,13 @@ describe("json: Python's json.dumps(payload, indent=2)", () => {
     ]);
   });
 
+  it("truncates a body longer than 10000 characters as Zulip does", () => {
+    // 18 characters of fence and indentation, 9962 of the value, then the marker: 10000 in all.
+    expect(post(JSON.stringify({ a: "x".repeat(10000) }))).toEqual([
+      { topic: "JSON", body: '```json\n{\n  "a": "' + "x".repeat(9962) + "\n[message truncated]" },
+    ]);
+  });
+
   it("rejects a payload that is not a JSON object", () => {
     expect(() => post("[1, 2]")).toThrow("payload is not a dict");
   });

@@ -32,9 +32,22 @@ export function pyStrip(s: string): string {
   return pyRstrip(s.slice(start));
 }
 
-/** Zulip's `normalize_body`: trailing whitespace and leading newlines removed. */
+/** Zulip's MAX_MESSAGE_LENGTH. */
+export const MAX_MESSAGE_LENGTH = 10000;
+
+/** Zulip's `truncate_content`: longer text is cut (in code points) to end with the marker. */
+export function truncateContent(content: string, maxLength: number, marker: string): string {
+  const chars = Array.from(content);
+  if (chars.length <= maxLength) return content;
+  return chars.slice(0, maxLength - Array.from(marker).length).join("") + marker;
+}
+
+/**
+ * Zulip's `normalize_body`: trailing whitespace and leading newlines removed, and bodies longer
+ * than 10000 characters truncated with "\n[message truncated]".
+ */
 export function normalizeBody(body: string): string {
-  return pyRstrip(body).replace(/^\n+/, "");
+  return truncateContent(pyRstrip(body).replace(/^\n+/, ""), MAX_MESSAGE_LENGTH, "\n[message truncated]");
 }
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, "0");

@@ -78,9 +78,12 @@ function shapeOf(p: Wild): Shape {
 
 function classifyEvent(e: SentryEvent): Shape {
   const platform = e.event.get("platform").str();
-  const version = Number.parseInt(e.event.get("version").text(), 10);
   // The deprecated Raven SDKs for Python are not supported (their sample event is accepted).
-  if (platform === "python" && version < 7 && !isSampleEvent(e.event)) {
+  if (
+    platform === "python" &&
+    Number.parseInt(e.event.get("version").text(), 10) < 7 &&
+    !isSampleEvent(e.event)
+  ) {
     return { kind: "unsupported", eventType: "Raven SDK" };
   }
   if (!e.event.has("exception") && !e.event.has("logentry")) {

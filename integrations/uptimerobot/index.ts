@@ -1,6 +1,6 @@
-import { UnsupportedWebhookEventTypeError } from "../../src/errors.js";
+import { BadRequestError, InvalidPayloadError, UnsupportedWebhookEventTypeError } from "../../src/errors.js";
 import { defineIntegration } from "../kit/index.js";
-import type { Wild } from "../kit/index.js";
+import type { WebhookMessage, Wild } from "../kit/index.js";
 import { truncateTopic } from "../kit/message-text.js";
 
 const DISPLAY_NAME = "UptimeRobot";
@@ -11,6 +11,19 @@ function eventOf(p: Wild): string {
   if (friendly === "Up") return "up";
   if (friendly === "Down") return "down";
   throw new UnsupportedWebhookEventTypeError(friendly, DISPLAY_NAME);
+}
+
+/** A message from a payload that must hold every field UptimeRobot's alert contact template sends. */
+function checked(render: (p: Wild) => WebhookMessage): (p: Wild) => WebhookMessage {
+  return (p) => {
+    try {
+      return render(p);
+    } catch (err) {
+      // A misconfigured alert contact (fields missing from its JSON template): Zulip's answer.
+      if (err instanceof InvalidPayloadError) throw new BadRequestError("Invalid payload");
+      throw err;
+    }
+  };
 }
 
 function monitor(p: Wild): string {
@@ -26,15 +39,15 @@ export default defineIntegration({
   eventKey: (_header, p) => eventOf(p),
   allEventTypes: ["up", "down"],
   handlers: {
-    up: (p) => ({
+    up: checked((p) => ({
       topic: truncateTopic(p.get("monitor_friendly_name").text()),
       body:
         `${monitor(p)} is back UP (${p.get("alert_details").text()}).\n` +
         `It was down for ${p.get("alert_friendly_duration").text()}.`,
-    }),
-    down: (p) => ({
+    })),
+    down: checked((p) => ({
       topic: truncateTopic(p.get("monitor_friendly_name").text()),
       body: `${monitor(p)} is DOWN (${p.get("alert_details").text()}).`,
-    }),
+    })),
   },
 });

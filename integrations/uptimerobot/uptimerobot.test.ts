@@ -53,3 +53,19 @@ describe("uptimerobot: events the recorded cases lack", () => {
     });
   });
 });
+
+describe("uptimerobot: a misconfigured alert contact", () => {
+  it("answers Invalid payload when a field of the template is missing", () => {
+    let caught: unknown;
+    try {
+      post({ monitor_friendly_name: "Web Server", alert_type_friendly_name: "Down" });
+    } catch (err) {
+      caught = err;
+    }
+    expect((caught as JsonableError).toJSON()).toEqual({
+      result: "error",
+      msg: "Invalid payload",
+      code: "BAD_REQUEST",
+    });
+  });
+});

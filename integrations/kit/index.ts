@@ -10,7 +10,7 @@ export type {
   WebhookContext,
   WebhookMessage,
 } from "./define-integration.js";
-export { dispatchWebhook, isEventWanted } from "./dispatch.js";
+export { dispatchWebhook, isEventWanted, unquote } from "./dispatch.js";
 export type { DispatchOutcome, WebhookRequest } from "./dispatch.js";
 export { wildcardMatch } from "./wildcard.js";
 export { caseBody, caseQuery, caseRequest, loadCases } from "./cases.js";

@@ -51,6 +51,10 @@ export async function startFakeChatApi(accounts: readonly FakeBotAccount[]): Pro
     const auth = header.startsWith("Basic ") ? Buffer.from(header.slice(6), "base64").toString("utf8") : null;
     requests.push({ method: ctx.method, path: ctx.path, auth, fields });
 
+    if (!ctx.path.startsWith("/api/v1/")) {
+      error(ctx, 404, "Not Found", "NOT_FOUND");
+      return;
+    }
     if (ctx.method === "GET" && ctx.path === "/api/v1/server_settings") {
       ctx.body = { result: "success", msg: "", zulip_version: "fake", zulip_feature_level: 1 };
       return;

@@ -376,6 +376,8 @@ export default defineIntegration<Bitbucket2Options>({
   description:
     "Posts Bitbucket Cloud pushes, tags, branch deletions, pull requests and their comments and approvals, issues, forks, commit statuses and repository changes.",
   eventHeader: "X-Event-Key",
+  // With a secret in the bot's config (bitbucket2_secret or webhook_secret): Bitbucket's HMAC-SHA256.
+  signature: { kind: "hmac", header: "X-Hub-Signature", algorithm: "sha256", prefix: "sha256=" },
   eventHeaderRequired: false,
   eventKey: (header, p) => bitbucket2EventType(header, p),
   options: {

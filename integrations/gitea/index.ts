@@ -37,6 +37,8 @@ export default defineIntegration<GiteaOptions>({
   categories: ["version-control"],
   description: "Pushes, new branches, pull requests, issues, comments and releases from Gitea repositories.",
   eventHeader: "X-Gitea-Event",
+  // With a secret in the bot's config (gitea_secret or webhook_secret): Gitea's hex HMAC-SHA256.
+  signature: { kind: "hmac", header: "X-Gitea-Signature", algorithm: "sha256" },
   eventKey: (header) => header ?? "default",
   options: {
     branches: option("Only notify for pushes to these branches (comma-separated)", parse.csvList),

@@ -188,6 +188,8 @@ export const githubDefinition: IntegrationDefinition<GitHubOptions> = {
   description:
     "Pushes, pull requests, issues, reviews, comments, discussions, releases, CI statuses and more from GitHub repositories and organizations.",
   eventHeader: "X-GitHub-Event",
+  // With a secret in the bot's config (github_secret or webhook_secret): GitHub's HMAC-SHA256.
+  signature: { kind: "hmac", header: "X-Hub-Signature-256", algorithm: "sha256", prefix: "sha256=" },
   eventKey: githubEventKey,
   filterName: githubFilterName,
   options: {

@@ -135,6 +135,8 @@ export default defineIntegration<GitlabOptions>({
   description:
     "Posts GitLab pushes, tags, issues, merge requests, comments, CI jobs and pipelines, wiki pages, releases, feature flags and deployments.",
   eventHeader: "X-GitLab-Event",
+  // With a secret in the bot's config (gitlab_secret or webhook_secret): GitLab's secret token.
+  signature: { kind: "token", header: "X-Gitlab-Token" },
   eventKey: (header, p) => gitlabEventName(header, p),
   options: {
     branches: option("Only notify for pushes to these branches (comma-separated)", parse.csvList),

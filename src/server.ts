@@ -52,6 +52,7 @@ export async function ensureRealm(
     ownerName: config.ownerName,
     ownerPassword: password,
   });
+  await services.streams.ensureDefaultStreams();
   let zuliprcPath: string | undefined;
   if (config.dataDir !== ":memory:") {
     zuliprcPath = path.join(config.dataDir, "zuliprc");

@@ -9,6 +9,8 @@ import type { EventSink } from "../events/event-sink.js";
 import type { UserService } from "../users/user-service.js";
 import { isAdmin, isGuest } from "../users/types.js";
 import type { User } from "../users/types.js";
+import { NotificationSettingsStore } from "./notification-settings.js";
+import type { NotificationSettings } from "./notification-settings.js";
 import { checkStreamName, normalizeColor } from "./stream-names.js";
 import { STREAM_ASSIGNMENT_COLORS, SUBSCRIPTION_PROPERTIES } from "./types.js";
 import type { MutedTopic, Stream, Subscription, SubscriptionProperty } from "./types.js";
@@ -697,6 +699,24 @@ export class StreamService {
       throw new JsonableError("Invalid stream ID");
     }
     return this.repo.subscriberIds(stream.id);
+  }
+
+  // Global notification settings
+
+  /** The user's global notification settings (register's `enable_*` fields), defaults included. */
+  async notificationSettings(userId: number): Promise<NotificationSettings> {
+    return new NotificationSettingsStore(this.db, this.events).get(userId);
+  }
+
+  /**
+   * PATCH /settings/notifications: saves the typed `changes` and returns only the settings whose
+   * value changed; one `update_global_notifications` event each. Bots are refused.
+   */
+  async updateNotificationSettings(
+    user: User,
+    changes: Partial<NotificationSettings>,
+  ): Promise<Partial<NotificationSettings>> {
+    return new NotificationSettingsStore(this.db, this.events).update(user, changes);
   }
 
   // Bootstrap

@@ -5,6 +5,9 @@ import { authRouter } from "./auth.js";
 import { eventsRouter } from "./events.js";
 import { externalRouter } from "./external.js";
 import { serverSettingsRouter } from "./server-settings.js";
+import { settingsRouter } from "./settings.js";
+import { streamsRouter } from "./streams.js";
+import { subscriptionsRouter } from "./subscriptions.js";
 import { usersRouter } from "./users.js";
 
 /** Routers that need no Basic auth (each may authenticate in its own way, like webhooks). */
@@ -14,5 +17,11 @@ export function publicRouters(services: Services): Router<AppState>[] {
 
 /** Routers behind HTTP Basic auth. A new resource adds one line here. */
 export function authenticatedRouters(services: Services): Router<AppState>[] {
-  return [usersRouter(services), eventsRouter(services)];
+  return [
+    usersRouter(services),
+    eventsRouter(services),
+    streamsRouter(services),
+    subscriptionsRouter(services),
+    settingsRouter(services),
+  ];
 }

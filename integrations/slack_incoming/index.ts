@@ -1,5 +1,5 @@
 import { defineIntegration } from "../kit/index.js";
-import { normalizeBody, pyStrip, truncateTopic } from "../kit/message-text.js";
+import { normalizeBody, truncateTopic } from "../kit/message-text.js";
 import {
   joinPieces,
   renderAttachment,
@@ -33,13 +33,15 @@ export default defineIntegration({
       let body = joinPieces(pieces);
       const text = p.opt("text");
       if (body === "" && truthy(text)) {
+        // Slack shows `text` only as the notification fallback when there are blocks or attachments.
         const emoji = p.opt("icon_emoji");
-        body = pyStrip((truthy(emoji) ? `${emoji.str()} ` : "") + text.str());
+        body = (truthy(emoji) ? `${emoji.str()} ` : "") + text.str();
       }
+      body = normalizeBody(replaceFormatting(replaceLinks(body)));
       if (body === "") return null; // nothing Zulip can show: success, no message
       const channel = p.opt("channel")?.str();
       const topic = channel !== undefined ? channel.replace(/^[@#]/, "") : "";
-      return { topic: truncateTopic(topic), body: normalizeBody(replaceFormatting(replaceLinks(body))) };
+      return { topic: truncateTopic(topic), body };
     },
   },
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import type { JsonableError } from "../../src/errors.js";
 import { dispatchWebhook } from "../kit/index.js";
 import type { DispatchOutcome } from "../kit/index.js";
-import { describeCases } from "../kit/testing.js";
+import { describeCases, expectFixture } from "../kit/testing.js";
 import uptimerobot from "./index.js";
 
 describeCases(uptimerobot, new URL("./fixtures/cases", import.meta.url));
@@ -25,6 +25,13 @@ const monitor = (type: string): unknown => ({
 });
 
 describe("uptimerobot: events the recorded cases lack", () => {
+  it("posts a monitor going down (Zulip's monitor_down payload)", () => {
+    expectFixture(uptimerobot, new URL(".", import.meta.url), "uptimerobot_monitor_down", {
+      topic: "Web Server",
+      body: "Web Server (server1.example.com) is DOWN (Host Is Not Reachable).",
+    });
+  });
+
   it("posts a monitor going down", () => {
     expect(post(monitor("Down"))).toEqual({
       kind: "messages",

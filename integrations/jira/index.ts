@@ -188,6 +188,8 @@ export default defineIntegration({
   eventKey: (_header, p) => eventType(p),
   allEventTypes: ALL_EVENT_TYPES,
   unquoteUrlParameters: true,
+  // Assignees are named after the realm's user with their email address.
+  needsUserDirectory: true,
   handlers: {
     "jira:issue_created": message(issueCreated),
     "jira:issue_deleted": message(issueDeleted),

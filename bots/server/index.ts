@@ -1,0 +1,43 @@
+/**
+ * The bot server's public API, for the chat server to host it in-process
+ * (`chat-server serve --botserver-config FILE`):
+ *
+ *   const config = loadBotServerConfig({ configFile: FILE });
+ *   const botServer = await startBotServer({ config, hostname: "127.0.0.1", port: 5002 });
+ *   // … later: await botServer.close();
+ *
+ * or, on an existing Koa app / HTTP server: `createBotServerApp(await prepareBots({ config }))`
+ * (a Koa app: mount its `callback()`), or `botServerRouter(bots, { prefix })` under a host app whose
+ * error middleware writes `JsonableError`s.
+ */
+export {
+  botServerRouter,
+  createBotServerApp,
+  errorMiddleware,
+  silentLogger,
+  stderrLogger,
+  tokensMatch,
+} from "./app.js";
+export type { BotServerAppOptions, Logger, RunningBot } from "./app.js";
+export {
+  ConfigError,
+  ENV_VAR,
+  REQUIRED_OPTIONS,
+  loadBotConfigFile,
+  loadBotServerConfig,
+  parseBotConfigFile,
+  parseBotServerConfig,
+  parseBotServerEnvConfig,
+} from "./config.js";
+export type {
+  BotConfigSections,
+  BotServerConfig,
+  BotServerEntry,
+  LoadOptions,
+  ParseOptions,
+} from "./config.js";
+export { BotStartupError, BotTokenMismatchError, UnknownBotEmailError } from "./errors.js";
+export { cliOptions, cliParser, runBotServer } from "./main.js";
+export type { BotServerCliOptions } from "./main.js";
+export { checkBot, prepareBots, startBotServer } from "./start.js";
+export type { PrepareBotsOptions, RunningBotServer, StartBotServerOptions } from "./start.js";

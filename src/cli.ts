@@ -5,6 +5,8 @@ import type { ServerConfig } from "./config.js";
 import type { LogLevel } from "./logger.js";
 import { createLogger } from "./logger.js";
 import { startServer } from "./server.js";
+import { readZuliprc, sendWebhookFixture } from "./tools/send-webhook-fixture.js";
+import { integrations } from "../integrations/index.js";
 
 /* eslint-disable no-console -- this is the command line: it talks to the terminal */
 
@@ -124,7 +126,72 @@ export async function main(args: string[]): Promise<void> {
           }),
       (argv) => serve(argv),
     )
-    .demandCommand(1, "Name a command: serve")
+    .command(
+      "send-webhook-fixture",
+      "Post an integration's fixture to a running server, as the service would",
+      (y) =>
+        y
+          .option("integration", {
+            type: "string",
+            demandOption: true,
+            describe: "Integration name (github, jira, …)",
+          })
+          .option("fixture", {
+            type: "string",
+            demandOption: true,
+            describe: "Fixture or recorded case name",
+          })
+          .option("stream", {
+            type: "string",
+            describe: "Stream to post to (default: a private message to the bot's owner)",
+          })
+          .option("topic", { type: "string", describe: "Topic override" })
+          .option("site", { type: "string", describe: "Server URL (default: the zuliprc's site)" })
+          .option("api-key", { type: "string", describe: "API key of the bot (default: the zuliprc's key)" })
+          .option("zuliprc", {
+            type: "string",
+            default: "./data/zuliprc",
+            describe: "zuliprc to read site and key from",
+          }),
+      async (argv) => {
+        const rc =
+          argv.site !== undefined && argv.apiKey !== undefined ? undefined : readZuliprc(argv.zuliprc);
+        const result = await sendWebhookFixture({
+          site: argv.site ?? rc?.site ?? "",
+          apiKey: argv.apiKey ?? rc?.key ?? "",
+          integration: argv.integration,
+          fixture: argv.fixture,
+          stream: argv.stream,
+          topic: argv.topic,
+        });
+        console.log(`POST ${result.url}\n${result.status} ${result.body}`);
+        if (result.status >= 400) process.exitCode = 1;
+      },
+    )
+    .command(
+      "integrations",
+      "List the incoming-webhook integrations with their options and events",
+      (y) => y.option("json", { type: "boolean", default: false, describe: "Print JSON" }),
+      (argv) => {
+        const list = integrations.map((i) => ({
+          name: i.name,
+          displayName: i.displayName,
+          url: `/api/v1/external/${i.name}`,
+          options: Object.entries(i.options ?? {}).map(([key, spec]) => ({ key, label: spec.label })),
+          events: i.allEventTypes ?? Object.keys(i.handlers),
+        }));
+        if (argv.json) {
+          console.log(JSON.stringify(list, null, 2));
+          return;
+        }
+        for (const i of list) {
+          console.log(`${i.name} (${i.displayName}) ${i.url}`);
+          for (const o of i.options) console.log(`  option ${o.key}: ${o.label}`);
+          console.log(`  events: ${i.events.join(", ")}`);
+        }
+      },
+    )
+    .demandCommand(1, "Name a command: serve, send-webhook-fixture, integrations")
     .strict()
     .help()
     .alias("h", "help")

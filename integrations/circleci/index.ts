@@ -47,8 +47,8 @@ function triggerDetails(p: Wild): string {
   const revision = vcs.get("revision").str();
   const repoUrl = vcs.get("origin_repository_url").str();
   const provider = vcs.opt("provider_name")?.str() ?? "";
-  const commitUrl =
-    provider === "bitbucket" ? `${repoUrl}/commits/${revision}` : `${repoUrl}/commit/${revision}`;
+  const commitPath = provider === "bitbucket" ? "commits" : provider === "gitlab" ? "-/commit" : "commit";
+  const commitUrl = `${repoUrl}/${commitPath}/${revision}`;
   const commit = vcs.opt("commit");
   const subject = commit?.opt("subject")?.str();
   const branch = vcs.opt("branch")?.str();

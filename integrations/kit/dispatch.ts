@@ -48,7 +48,14 @@ function parsePayload(integration: Integration, req: WebhookRequest): Wild {
     field !== undefined &&
     !(field.unlessJsonContentType === true && isJsonContentType(req.headers["content-type"]))
   ) {
-    const value = req.form?.[field.name] ?? req.params[field.name];
+    const urlencoded = (req.headers["content-type"] ?? "")
+      .toLowerCase()
+      .startsWith("application/x-www-form-urlencoded");
+    const value =
+      req.form?.[field.name] ??
+      req.params[field.name] ??
+      // A urlencoded body the caller did not parse into `form`.
+      (urlencoded ? (new URLSearchParams(text).get(field.name) ?? undefined) : undefined);
     if (value === undefined) throw new RequestVariableMissingError(field.name);
     return parseJsonText(value);
   }

@@ -86,3 +86,18 @@ describe("slack_incoming: requests the recorded cases lack", () => {
     ).toBe("ignored");
   });
 });
+
+describe("slack_incoming: a urlencoded body nobody parsed", () => {
+  it("still finds the payload field in the raw body", () => {
+    const outcome = dispatchWebhook(slackIncoming, {
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      params: { stream: "slack" },
+      rawBody: Buffer.from("payload=%7B%22text%22%3A%22Hello%2C%20world.%22%7D", "utf8"),
+    });
+    expect(outcome).toEqual({
+      kind: "messages",
+      eventKey: "default",
+      messages: [{ topic: "", body: "Hello, world." }],
+    });
+  });
+});

@@ -111,6 +111,14 @@ describe("defineBot", () => {
 });
 
 describe("replyTarget", () => {
+  it("answers the sender of a message that lacks display_recipient", () => {
+    const bare = { id: 1, content: "x", sender_email: "a@example.com" } as unknown as BotMessage;
+    expect(replyTarget(bare, "hi")).toEqual({ type: "private", to: ["a@example.com"], content: "hi" });
+    expect(() => replyTarget({ id: 1, content: "x" } as unknown as BotMessage, "hi")).toThrow(
+      "Cannot reply: the message has neither display_recipient nor sender_email",
+    );
+  });
+
   it("replies to the stream and topic, or to every DM recipient", () => {
     expect(replyTarget(testMessage("x"), "hi")).toEqual({
       type: "stream",

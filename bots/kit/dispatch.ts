@@ -73,11 +73,21 @@ export async function initializeBot(bot: Bot, handler: BotHandler): Promise<void
   await bot.initialize?.(handler);
 }
 
-/** Where a reply to `message` goes: the same stream and topic, or the same direct-message group. */
+/**
+ * Where a reply to `message` goes: the same stream and topic, or the same direct-message group
+ * (a message without `display_recipient` gets a direct reply to its sender).
+ */
 export function replyTarget(message: BotMessage, content: string, widgetContent?: string): OutgoingMessage {
   const widget = widgetContent === undefined ? {} : { widget_content: widgetContent };
-  if (typeof message.display_recipient === "string") {
-    return { type: "stream", to: message.display_recipient, topic: message.subject, content, ...widget };
+  const recipient = message.display_recipient as BotMessage["display_recipient"] | undefined;
+  if (typeof recipient === "string") {
+    return { type: "stream", to: recipient, topic: message.subject, content, ...widget };
   }
-  return { type: "private", to: message.display_recipient.map((r) => r.email), content, ...widget };
+  if (Array.isArray(recipient)) {
+    return { type: "private", to: recipient.map((r) => r.email), content, ...widget };
+  }
+  if (typeof message.sender_email === "string" && message.sender_email !== "") {
+    return { type: "private", to: [message.sender_email], content, ...widget };
+  }
+  throw new Error("Cannot reply: the message has neither display_recipient nor sender_email");
 }

@@ -29,5 +29,9 @@ try {
     process.stderr.write(`Error: ${err.message}\n`);
     process.exit(1);
   }
+  if ((err as NodeJS.ErrnoException | null)?.syscall === "listen") {
+    process.stderr.write(`Error: cannot listen: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
   throw err;
 }

@@ -3,6 +3,7 @@ import type { ServerConfig } from "./config.js";
 import type { EventSink } from "./domain/events/event-sink.js";
 import { EventQueueService } from "./domain/events/event-queue-service.js";
 import { MemoryEventQueueStore } from "./domain/events/memory-queue-store.js";
+import { MessageService } from "./domain/messages/message-service.js";
 import { StreamService } from "./domain/streams/stream-service.js";
 import { UserService } from "./domain/users/user-service.js";
 import { WebhookService } from "./domain/webhooks/webhook-service.js";
@@ -27,6 +28,8 @@ export interface Services {
   users: UserService;
   webhooks: WebhookService;
   streams: StreamService;
+  /** Messages, flags and unread counts; `messages.send` is how webhooks and bots post. */
+  messages: MessageService;
   /** Highest message id the user can see (users/me, register); -1 when none. */
   maxMessageId(userId: number): Promise<number>;
   /** Stops timers and background work (event-queue GC, delivery workers). */
@@ -39,8 +42,10 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
   const events: EventSink = eventQueues;
   const users = new UserService(new UsersRepo(db), events, clock, () => config.botDomain);
   const closers: (() => Promise<void> | void)[] = [() => eventQueues.close()];
-  // Bound to the messages service once it exists (webhooks and owner notices post through it).
-  const sendMessage: SendMessage = () => Promise.reject(new Error("Messaging is not available"));
+  const streams: StreamService = new StreamService(db, events, clock, users, () => messages);
+  const messages: MessageService = new MessageService({ db, users, streams, events, clock, logger });
+  // Webhooks and owner notices post through the messages service.
+  const sendMessage: SendMessage = (sender, message) => messages.send(sender, message);
   const webhooks = new WebhookService(
     integrations,
     users,
@@ -61,8 +66,9 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
     eventQueues,
     users,
     webhooks,
-    streams: new StreamService(db, events, clock, users),
-    maxMessageId: () => Promise.resolve(-1),
+    streams,
+    messages,
+    maxMessageId: (userId) => messages.maxMessageId(userId),
     async close() {
       for (const close of closers.reverse()) await close();
     },

@@ -4,6 +4,8 @@ import type { AppState } from "../state.js";
 import { authRouter } from "./auth.js";
 import { eventsRouter } from "./events.js";
 import { externalRouter } from "./external.js";
+import { flagsRouter } from "./flags.js";
+import { messagesRouter } from "./messages.js";
 import { serverSettingsRouter } from "./server-settings.js";
 import { settingsRouter } from "./settings.js";
 import { streamsRouter } from "./streams.js";
@@ -20,6 +22,8 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
   return [
     usersRouter(services),
     eventsRouter(services),
+    messagesRouter(services),
+    flagsRouter(services),
     streamsRouter(services),
     subscriptionsRouter(services),
     settingsRouter(services),

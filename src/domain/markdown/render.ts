@@ -1,0 +1,222 @@
+import MarkdownIt from "markdown-it";
+import type { StateInline } from "markdown-it";
+import { EMOJI_CODEPOINTS } from "./emoji.js";
+
+/**
+ * Zulip-flavoured Markdown with markdown-it: paragraphs as `<p>…</p>`, single newlines as `<br>`,
+ * raw HTML escaped, bare URLs linked, code blocks as Zulip's `codehilite` divs, plus Zulip's
+ * inline syntax: user mentions `@**Full Name**` / `@**Full Name|id**`, silent mentions
+ * `@_**Name**`, wildcard mentions `@**all**` (`everyone`, `stream`), stream links `#**stream**`
+ * and `#**stream>topic**`, and `:emoji:` names. Everything here is pure: the caller looks up the
+ * users and streams that the content may name (`mentionCandidates`) and passes them in.
+ */
+
+export interface MentionableUser {
+  id: number;
+  fullName: string;
+}
+
+export interface LinkableStream {
+  id: number;
+  name: string;
+}
+
+export interface RenderContext {
+  /** Users that mentions may resolve to (usually those named in `mentionCandidates`). */
+  users: readonly MentionableUser[];
+  /** Streams that `#**stream**` links may resolve to (only ones the sender may see). */
+  streams?: readonly LinkableStream[];
+}
+
+export interface MentionResult {
+  /** Users mentioned by a (non-silent, non-wildcard) mention, outside code; ascending, distinct. */
+  mentionedUserIds: number[];
+  /** Users named by a silent mention `@_**Name**` only. */
+  silentlyMentionedUserIds: number[];
+  /** `@**all**`, `@**everyone**` or `@**stream**` appears (outside code, not silent). */
+  wildcard: boolean;
+}
+
+export interface Rendered extends MentionResult {
+  html: string;
+  linkedStreamIds: number[];
+}
+
+export const WILDCARD_MENTIONS: readonly string[] = ["all", "everyone", "stream"];
+
+interface Env {
+  ctx: RenderContext;
+  mentioned: Set<number>;
+  silent: Set<number>;
+  wildcard: boolean;
+  streams: Set<number>;
+}
+
+const MENTION_RE = /^@(_?)\*\*([^*]+)\*\*/;
+const STREAM_RE = /^#\*\*([^*]+)\*\*/;
+const EMOJI_RE = /^:([\w+-]+):/;
+/** Zulip's look-behind for mentions and stream links: start, whitespace, quote, paren, comma, colon, `<`. */
+const MENTION_PRECEDERS = /[\s'"(,:<]/;
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/** Zulip's hash_util_encode: percent-encoding with "." instead of "%". */
+export function hashEncode(s: string): string {
+  return encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase())
+    .replace(/\./g, "%2E")
+    .replace(/%/g, ".");
+}
+
+/** `/#narrow/stream/<id>-<name>` as Zulip builds it. */
+export function streamNarrowUrl(id: number, name: string): string {
+  return `/#narrow/stream/${id}-${hashEncode(name.replace(/ /g, "-"))}`;
+}
+
+function precededOk(state: StateInline): boolean {
+  if (state.pos === 0) return true;
+  return MENTION_PRECEDERS.test(state.src.charAt(state.pos - 1));
+}
+
+function resolveUser(ctx: RenderContext, text: string): MentionableUser | undefined {
+  const idSyntax = /^(.*)\|(\d+)$/.exec(text);
+  if (idSyntax) {
+    const name = idSyntax[1] ?? "";
+    const user = ctx.users.find((u) => u.id === Number(idSyntax[2]));
+    if (user === undefined) return undefined;
+    if (name !== "" && name.toLowerCase() !== user.fullName.toLowerCase()) return undefined;
+    return user;
+  }
+  const lower = text.toLowerCase();
+  const matches = ctx.users.filter((u) => u.fullName.toLowerCase() === lower);
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+function html(state: StateInline, content: string): void {
+  const token = state.push("html_inline", "", 0);
+  token.content = content;
+}
+
+function mentionRule(state: StateInline, silentMode: boolean): boolean {
+  if (state.src.charCodeAt(state.pos) !== 0x40 /* @ */ || !precededOk(state)) return false;
+  const m = MENTION_RE.exec(state.src.slice(state.pos));
+  if (!m) return false;
+  const env = state.env as Env;
+  const silent = m[1] === "_";
+  const name = m[2] ?? "";
+  let out: string;
+  if (WILDCARD_MENTIONS.includes(name)) {
+    if (!silent) env.wildcard = true;
+    out = `<span class="user-mention${silent ? " silent" : ""}" data-user-id="*">${silent ? "" : "@"}${escapeHtml(name)}</span>`;
+  } else {
+    const user = resolveUser(env.ctx, name);
+    if (user === undefined) return false;
+    (silent ? env.silent : env.mentioned).add(user.id);
+    out = `<span class="user-mention${silent ? " silent" : ""}" data-user-id="${user.id}">${silent ? "" : "@"}${escapeHtml(user.fullName)}</span>`;
+  }
+  if (!silentMode) html(state, out);
+  state.pos += m[0].length;
+  return true;
+}
+
+function streamRule(state: StateInline, silentMode: boolean): boolean {
+  if (state.src.charCodeAt(state.pos) !== 0x23 /* # */ || !precededOk(state)) return false;
+  const m = STREAM_RE.exec(state.src.slice(state.pos));
+  if (!m) return false;
+  const env = state.env as Env;
+  const body = m[1] ?? "";
+  const gt = body.indexOf(">");
+  const streamName = gt === -1 ? body : body.slice(0, gt);
+  const topic = gt === -1 ? undefined : body.slice(gt + 1);
+  const stream = (env.ctx.streams ?? []).find((s) => s.name.toLowerCase() === streamName.toLowerCase());
+  if (stream === undefined) return false;
+  env.streams.add(stream.id);
+  const url = streamNarrowUrl(stream.id, stream.name);
+  const out =
+    topic === undefined
+      ? `<a class="stream" data-stream-id="${stream.id}" href="${escapeHtml(url)}">#${escapeHtml(stream.name)}</a>`
+      : `<a class="stream-topic" data-stream-id="${stream.id}" href="${escapeHtml(`${url}/topic/${hashEncode(topic)}`)}">#${escapeHtml(stream.name)} &gt; ${escapeHtml(topic)}</a>`;
+  if (!silentMode) html(state, out);
+  state.pos += m[0].length;
+  return true;
+}
+
+function emojiRule(state: StateInline, silentMode: boolean): boolean {
+  if (state.src.charCodeAt(state.pos) !== 0x3a /* : */) return false;
+  const m = EMOJI_RE.exec(state.src.slice(state.pos));
+  if (!m) return false;
+  const name = m[1] ?? "";
+  const code = EMOJI_CODEPOINTS[name];
+  if (code === undefined) return false;
+  const title = escapeHtml(name.replace(/_/g, " "));
+  if (!silentMode) {
+    html(
+      state,
+      `<span aria-label="${title}" class="emoji emoji-${code}" role="img" title="${title}">:${escapeHtml(name)}:</span>`,
+    );
+  }
+  state.pos += m[0].length;
+  return true;
+}
+
+function createMarkdown(): MarkdownIt {
+  const md = new MarkdownIt("default", { html: false, linkify: true, breaks: true });
+  md.inline.ruler.before("emphasis", "zulip_mention", mentionRule);
+  md.inline.ruler.before("emphasis", "zulip_stream", streamRule);
+  md.inline.ruler.before("emphasis", "zulip_emoji", emojiRule);
+  md.renderer.rules.fence = (tokens, idx) =>
+    `<div class="codehilite"><pre><span></span><code>${escapeHtml(tokens[idx]?.content ?? "")}</code></pre></div>\n`;
+  md.renderer.rules.code_block = md.renderer.rules.fence;
+  return md;
+}
+
+const md = createMarkdown();
+
+/** Renders message content to Zulip-like HTML and reports what it mentions and links. */
+export function renderMarkdown(content: string, ctx: RenderContext): Rendered {
+  const env: Env = { ctx, mentioned: new Set(), silent: new Set(), wildcard: false, streams: new Set() };
+  const htmlOut = md.render(content, env).replace(/\n+$/, "");
+  const ascending = (s: Set<number>) => [...s].sort((a, b) => a - b);
+  return {
+    html: htmlOut,
+    mentionedUserIds: ascending(env.mentioned),
+    silentlyMentionedUserIds: ascending(new Set([...env.silent].filter((id) => !env.mentioned.has(id)))),
+    wildcard: env.wildcard,
+    linkedStreamIds: ascending(env.streams),
+  };
+}
+
+/**
+ * Who `content` mentions, with Zulip's rules: mentions inside code spans and code blocks do not
+ * count; silent mentions (`@_**Name**`) are reported apart; wildcards only set `wildcard`. Pure:
+ * `users` are the candidates (e.g. every active user, or just the bots to check). Use
+ * `mentionedUserIds.includes(bot.id)` for "is this bot mentioned".
+ */
+export function findMentions(content: string, users: readonly MentionableUser[]): MentionResult {
+  const { mentionedUserIds, silentlyMentionedUserIds, wildcard } = renderMarkdown(content, { users });
+  return { mentionedUserIds, silentlyMentionedUserIds, wildcard };
+}
+
+/**
+ * Names and ids the content may mention or link (a superset: code is not excluded), so that the
+ * caller can load just those users and streams before rendering.
+ */
+export function mentionCandidates(content: string): {
+  names: string[];
+  ids: number[];
+  streamNames: string[];
+} {
+  const names = new Set<string>();
+  const ids = new Set<number>();
+  for (const m of content.matchAll(/@_?\*\*([^*]+)\*\*/g)) {
+    const text = m[1] ?? "";
+    const idSyntax = /^(.*)\|(\d+)$/.exec(text);
+    if (idSyntax) ids.add(Number(idSyntax[2]));
+    else names.add(text.toLowerCase());
+  }
+  const streamNames = new Set<string>();
+  for (const m of content.matchAll(/#\*\*([^*>]+)(?:>[^*]*)?\*\*/g)) streamNames.add(m[1] ?? "");
+  return { names: [...names], ids: [...ids], streamNames: [...streamNames] };
+}

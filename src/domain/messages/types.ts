@@ -1,0 +1,157 @@
+import type { User } from "../users/types.js";
+
+/** A stored message. Times are unix seconds. */
+export interface StoredMessage {
+  id: number;
+  senderId: number;
+  recipientId: number;
+  /** Stream messages only. */
+  streamId: number | null;
+  /** "" for private messages. */
+  topic: string;
+  /** Private messages only: the sorted participant ids including the sender ("3,5"; "3" to self). */
+  pmKey: string | null;
+  /** Markdown as sent (after Zulip's normalisation). */
+  content: string;
+  renderedContent: string;
+  client: string;
+  dateSent: number;
+  lastEditTime: number | null;
+  /** Zulip's stored edit history, newest first; null when never edited. */
+  editHistory: EditHistoryEntry[] | null;
+  isMeMessage: boolean;
+}
+
+export type NewMessage = Omit<StoredMessage, "id" | "lastEditTime" | "editHistory">;
+
+/** One stored edit (Zulip's edit_history entry). */
+export interface EditHistoryEntry {
+  user_id: number;
+  timestamp: number;
+  prev_content?: string;
+  prev_rendered_content?: string;
+  prev_rendered_content_version?: number;
+  prev_topic?: string;
+  topic?: string;
+}
+
+/** A filter of a message range query (built from a narrow). */
+export type MessageCondition =
+  | { kind: "stream"; streamId: number; negated: boolean }
+  | { kind: "topic"; topic: string; negated: boolean }
+  | { kind: "sender"; userId: number; negated: boolean }
+  | { kind: "pm"; pmKey: string; negated: boolean }
+  | { kind: "private"; negated: boolean }
+  /** Any of `bits` set in the user's flags. */
+  | { kind: "flag"; bits: number; negated: boolean }
+  | { kind: "not-muted"; topics: readonly { streamId: number; topicLower: string }[] };
+
+export interface UnreadRow {
+  id: number;
+  flags: number;
+  streamId: number | null;
+  topic: string;
+  pmKey: string | null;
+  senderId: number;
+}
+
+/** What `send` takes (the webhook pipeline and bots use it too). */
+export interface SendInput {
+  /** "direct" and "channel" are accepted as aliases. */
+  type: "stream" | "private" | "direct" | "channel";
+  /**
+   * Stream: its name, its id, or a one-element list of either. Private: a list of emails or user
+   * ids, or a comma-separated string of emails.
+   */
+  to: string | number | readonly (string | number)[];
+  /** Required for stream messages ("Missing topic"); ignored for private messages. */
+  topic?: string | undefined;
+  content: string;
+  /** The client name shown in `client` (default "Internal"). */
+  client?: string | undefined;
+}
+
+/** A recipient of a new message with that user's flags (API names). */
+export interface MessageRecipient {
+  id: number;
+  flags: string[];
+}
+
+/** What `onSent` listeners receive about a message that was just stored (after commit). */
+export interface SentMessage {
+  id: number;
+  sender: User;
+  type: "stream" | "private";
+  /** Stream messages. */
+  streamId: number | null;
+  streamName: string | null;
+  topic: string;
+  /** Raw Markdown. */
+  content: string;
+  renderedContent: string;
+  /** Non-silent, non-wildcard user mentions outside code, ascending. */
+  mentionedUserIds: number[];
+  wildcardMentioned: boolean;
+  /** Private messages: every participant including the sender, ascending. */
+  privateRecipientIds: number[];
+  timestamp: number;
+  /** The message in the format of a `message` event / GET /messages (HTML content, avatar_url set). */
+  wire: Record<string, unknown>;
+}
+
+export type SentListener = (
+  message: SentMessage,
+  recipients: readonly MessageRecipient[],
+) => void | Promise<void>;
+
+/** How GET /messages presents content. */
+export interface PresentOptions {
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+}
+
+export type Anchor = number | "newest" | "oldest" | "first_unread";
+
+/** A narrow term: `[operator, operand]` or `{operator, operand, negated}` after parsing. */
+export interface NarrowTerm {
+  operator: string;
+  operand: string | number | readonly (string | number)[];
+  negated: boolean;
+}
+
+export interface FetchRequest {
+  anchor: Anchor;
+  numBefore: number;
+  numAfter: number;
+  includeAnchor: boolean;
+  narrow: readonly NarrowTerm[];
+  present: PresentOptions;
+}
+
+export interface FetchResult {
+  anchor: number;
+  foundAnchor: boolean;
+  foundOldest: boolean;
+  foundNewest: boolean;
+  historyLimited: boolean;
+  /** Message dicts with `flags`. */
+  messages: Record<string, unknown>[];
+}
+
+export type PropagateMode = "change_one" | "change_later" | "change_all";
+
+export interface EditRequest {
+  content?: string | undefined;
+  topic?: string | undefined;
+  propagateMode: PropagateMode;
+}
+
+/** Zulip's register `unread_msgs`. */
+export interface UnreadMessages {
+  count: number;
+  pms: { other_user_id: number; sender_id: number; unread_message_ids: number[] }[];
+  streams: { stream_id: number; topic: string; unread_message_ids: number[] }[];
+  huddles: { user_ids_string: string; unread_message_ids: number[] }[];
+  mentions: number[];
+  old_unreads_missing: boolean;
+}

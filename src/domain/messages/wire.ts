@@ -1,0 +1,69 @@
+import { avatarUrl } from "../users/avatar.js";
+import type { User } from "../users/types.js";
+import type { EditHistoryEntry, PresentOptions, StoredMessage } from "./types.js";
+
+/** What a message dict needs besides the stored row. */
+export interface WireContext {
+  sender: User;
+  realmStr: string;
+  /** Stream messages: the stream's current name. */
+  streamName?: string | undefined;
+  /** Private messages: every participant including the sender. */
+  participants?: readonly User[] | undefined;
+}
+
+/** A `display_recipient` element of a private message. */
+export function displayRecipientUser(u: User): Record<string, unknown> {
+  return { email: u.email, full_name: u.fullName, id: u.id, short_name: u.shortName, is_mirror_dummy: false };
+}
+
+/** The stored edit history as message objects show it: newest first, without the render version. */
+export function editHistoryWire(history: readonly EditHistoryEntry[]): Record<string, unknown>[] {
+  return history.map((entry) => {
+    const { prev_rendered_content_version: _version, ...rest } = entry;
+    return { ...rest };
+  });
+}
+
+/**
+ * Zulip's message dict (GET /messages, `message` events; core-api §6.2) without `flags`.
+ * `applyMarkdown` false gives the raw Markdown with content_type text/x-markdown; `clientGravatar`
+ * gives avatar_url null.
+ */
+export function messageWire(
+  m: StoredMessage,
+  ctx: WireContext,
+  opts: PresentOptions,
+): Record<string, unknown> {
+  const isStream = m.streamId !== null;
+  const out: Record<string, unknown> = {
+    id: m.id,
+    sender_id: m.senderId,
+    content: opts.applyMarkdown ? m.renderedContent : m.content,
+    recipient_id: m.recipientId,
+    timestamp: m.dateSent,
+    client: m.client,
+    subject: m.topic,
+    subject_links: [],
+    topic_links: [],
+    is_me_message: m.isMeMessage,
+    reactions: [],
+    submessages: [],
+    sender_full_name: ctx.sender.fullName,
+    sender_email: ctx.sender.email,
+    sender_short_name: ctx.sender.shortName,
+    sender_realm_str: ctx.realmStr,
+    display_recipient: isStream
+      ? (ctx.streamName ?? "")
+      : [...(ctx.participants ?? [])].sort((a, b) => a.id - b.id).map(displayRecipientUser),
+    type: isStream ? "stream" : "private",
+    ...(isStream ? { stream_id: m.streamId } : {}),
+    avatar_url: opts.clientGravatar ? null : avatarUrl(ctx.sender.email),
+    content_type: opts.applyMarkdown ? "text/html" : "text/x-markdown",
+  };
+  if (m.lastEditTime !== null) {
+    out["last_edit_timestamp"] = m.lastEditTime;
+    if (m.editHistory !== null) out["edit_history"] = editHistoryWire(m.editHistory);
+  }
+  return out;
+}

@@ -41,3 +41,14 @@ export class NoBotConfigError extends Error {
     this.name = new.target.name;
   }
 }
+
+/** A bot sent or edited more messages than its rate limit allows (a reply loop, most likely). */
+export class BotRateLimitError extends Error {
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {
+    super(`Message rate limit reached: more than ${limit} messages in ${windowMs / 1000} seconds`);
+    this.name = new.target.name;
+  }
+}

@@ -8,13 +8,20 @@ export {
   replyTarget,
 } from "./dispatch.js";
 export type { DispatchOutcome } from "./dispatch.js";
-export { BotStorageError, BotStorageKeyError, ChatApiError, NoBotConfigError } from "./errors.js";
+export {
+  BotRateLimitError,
+  BotStorageError,
+  BotStorageKeyError,
+  ChatApiError,
+  NoBotConfigError,
+} from "./errors.js";
 export { MemoryBotHandler, MemoryBotStorage } from "./memory-handler.js";
 export type { BotAction, MemoryBotHandlerOptions } from "./memory-handler.js";
 export {
   ChatApiClient,
   RestBotHandler,
   RestBotStorage,
+  RateLimit,
   apiBaseUrl,
   encodeApiArgs,
   fetchBotIdentity,

@@ -6,6 +6,7 @@ import { listen } from "../server/testing/listen.js";
 import { BotStorageKeyError, ChatApiError } from "./errors.js";
 import {
   ChatApiClient,
+  RateLimit,
   RestBotHandler,
   apiBaseUrl,
   encodeApiArgs,
@@ -113,6 +114,20 @@ describe("RestBotHandler against a fake chat API", () => {
     await expect(bad.call("GET", "users/me")).rejects.toEqual(
       new ChatApiError("Invalid API key", 401, "INVALID_API_KEY"),
     );
+  });
+});
+
+describe("RateLimit", () => {
+  it("allows `limit` calls per window, then fails until the oldest call leaves the window", () => {
+    let now = 0;
+    const limit = new RateLimit(2, 5_000, () => now);
+    limit.take();
+    now = 1_000;
+    limit.take();
+    now = 4_999;
+    expect(() => limit.take()).toThrow("Message rate limit reached: more than 2 messages in 5 seconds");
+    now = 5_000;
+    expect(() => limit.take()).not.toThrow();
   });
 });
 

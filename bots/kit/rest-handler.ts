@@ -1,6 +1,6 @@
 import got from "got";
 import { replyTarget } from "./dispatch.js";
-import { BotStorageError, BotStorageKeyError, ChatApiError } from "./errors.js";
+import { BotRateLimitError, BotStorageError, BotStorageKeyError, ChatApiError } from "./errors.js";
 import type {
   BotConfigInfo,
   BotHandler,
@@ -177,19 +177,44 @@ function isMissingKey(err: unknown): boolean {
   return err instanceof ChatApiError && err.status === 400;
 }
 
+/**
+ * Zulip's bot-side guard against reply loops: at most `limit` sends/edits per `windowMs` (20 in 5 s).
+ * Zulip exits the whole process when it is hit; here the one call fails with {@link BotRateLimitError}.
+ */
+export class RateLimit {
+  private readonly times: number[] = [];
+
+  constructor(
+    readonly limit = 20,
+    readonly windowMs = 5_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  take(): void {
+    const now = this.now();
+    while (this.times.length > 0 && now - (this.times[0] ?? now) >= this.windowMs) this.times.shift();
+    if (this.times.length >= this.limit) throw new BotRateLimitError(this.limit, this.windowMs);
+    this.times.push(now);
+  }
+}
+
 /** The bot handler of the standalone bot server: every action is a call to the chat REST API. */
 export class RestBotHandler implements BotHandler {
   readonly storage: BotStorage;
+  private readonly rateLimit: RateLimit;
 
   constructor(
     readonly client: ChatApiClient,
     readonly identity: BotIdentity,
     readonly config: BotConfigInfo = {},
+    options: { rateLimit?: RateLimit } = {},
   ) {
     this.storage = new RestBotStorage(client);
+    this.rateLimit = options.rateLimit ?? new RateLimit();
   }
 
   async sendMessage(message: OutgoingMessage): Promise<SentMessage> {
+    this.rateLimit.take();
     return sentMessage(await this.client.call("POST", "messages", { ...message }));
   }
 
@@ -202,6 +227,7 @@ export class RestBotHandler implements BotHandler {
   }
 
   async updateMessage(update: MessageUpdate): Promise<void> {
+    this.rateLimit.take();
     await this.client.call("PATCH", `messages/${update.message_id}`, { content: update.content });
   }
 }

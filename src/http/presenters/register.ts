@@ -1,5 +1,4 @@
-import { loadUserSettingsState } from "../../domain/events/user-settings-state.js";
-import type { Stream, Subscription } from "../../domain/streams/types.js";
+import { streamWire, subscriptionWire } from "../../domain/streams/wire.js";
 import { avatarUrl } from "../../domain/users/avatar.js";
 import { Role, isAdmin, isGuest } from "../../domain/users/types.js";
 import type { User } from "../../domain/users/types.js";
@@ -71,39 +70,6 @@ function messagesOf(services: Services): MessagesView | undefined {
   return (services as unknown as { messages?: MessagesView }).messages;
 }
 
-function presentStreamBasics(s: Stream): Record<string, unknown> {
-  return {
-    stream_id: s.id,
-    name: s.name,
-    description: s.description,
-    rendered_description: s.renderedDescription,
-    date_created: s.dateCreated,
-    invite_only: s.inviteOnly,
-    is_web_public: s.isWebPublic,
-    stream_post_policy: s.isAnnouncementOnly ? 2 : 1,
-    history_public_to_subscribers: s.historyPublicToSubscribers,
-    first_message_id: s.firstMessageId,
-    message_retention_days: null,
-    is_announcement_only: s.isAnnouncementOnly,
-  };
-}
-
-function presentSubscription(s: Stream, sub: Subscription): Record<string, unknown> {
-  return {
-    ...presentStreamBasics(s),
-    stream_weekly_traffic: null,
-    color: sub.color,
-    is_muted: sub.isMuted,
-    in_home_view: !sub.isMuted,
-    pin_to_top: sub.pinToTop,
-    desktop_notifications: sub.desktopNotifications,
-    audible_notifications: sub.audibleNotifications,
-    push_notifications: sub.pushNotifications,
-    email_notifications: sub.emailNotifications,
-    wildcard_mentions_notify: sub.wildcardMentionsNotify,
-  };
-}
-
 const realmProvider: StateProvider = {
   eventTypes: ["realm"],
   async fetch({ services }) {
@@ -116,7 +82,6 @@ const realmProvider: StateProvider = {
       realm_url: config.externalUrl,
       realm_date_created: realm.dateCreated,
       realm_notifications_stream_id: realm.notificationsStreamId ?? -1,
-      realm_signup_notifications_stream_id: -1,
       realm_bot_domain: config.botDomain,
       realm_email_auth_enabled: true,
       realm_password_auth_enabled: true,
@@ -171,7 +136,6 @@ const realmUserProvider: StateProvider = {
       is_owner: user.role === Role.OWNER,
       is_moderator: user.role === Role.MODERATOR,
       is_guest: isGuest(user),
-      is_billing_admin: false,
       can_create_streams: canCreate,
       can_create_public_streams: canCreate,
       can_create_private_streams: canCreate,
@@ -215,20 +179,43 @@ const customProfileFieldsProvider: StateProvider = {
   },
 };
 
+/**
+ * Display settings (defaults; no endpoint changes them yet), under the names both Zulip 6 and the
+ * current API use.
+ */
+const DISPLAY_SETTINGS = {
+  twenty_four_hour_time: false,
+  starred_message_counts: true,
+  fluid_layout_width: false,
+  high_contrast_mode: false,
+  color_scheme: 1,
+  translate_emoticons: false,
+  display_emoji_reaction_users: true,
+  default_language: "en",
+  left_side_userlist: false,
+  emojiset: "google",
+  demote_inactive_streams: 1,
+  user_list_style: 2,
+  enter_sends: false,
+  send_private_typing_notifications: true,
+  send_stream_typing_notifications: true,
+  send_read_receipts: true,
+};
+
 const globalNotificationsProvider: StateProvider = {
   eventTypes: ["update_global_notifications"],
   async fetch({ services, user, capabilities }) {
     // Clients with the user_settings_object capability read `user_settings` instead.
     if (capabilities["user_settings_object"] === true) return {};
-    return (await loadUserSettingsState(services.db, user.id)).notifications;
+    return { ...(await services.streams.notificationSettings(user.id)) };
   },
 };
 
 const userSettingsProvider: StateProvider = {
   eventTypes: ["user_settings"],
   async fetch({ services, user }) {
-    const { notifications, display } = await loadUserSettingsState(services.db, user.id);
-    return { user_settings: { ...display, timezone: user.timezone, ...notifications } };
+    const notifications = await services.streams.notificationSettings(user.id);
+    return { user_settings: { ...DISPLAY_SETTINGS, timezone: user.timezone, ...notifications } };
   },
 };
 
@@ -254,23 +241,30 @@ const subscriptionProvider: StateProvider = {
   eventTypes: ["subscription"],
   async fetch({ services, user, includeSubscribers }) {
     const { streams } = services;
-    const all = await streams.allStreams();
-    const subs = new Map((await streams.subscriptionsOf(user.id)).map((s) => [s.streamId, s]));
+    const subscribed = await streams.subscriptionsWithStreams(user, includeSubscribers);
+    const subscribedIds = new Set(subscribed.map((s) => s.stream.id));
+    const others = (
+      await streams.listStreams(user, {
+        includePublic: true,
+        includeWebPublic: false,
+        includeSubscribed: false,
+        includeAllActive: false,
+        includeOwnerSubscribed: false,
+      })
+    ).filter((s) => !subscribedIds.has(s.id));
     const subscribers = includeSubscribers
-      ? await streams.subscriberIdsOf(all.map((s) => s.id))
-      : new Map<number, number[]>();
-    const withSubscribers = (s: Stream, o: Record<string, unknown>) =>
-      includeSubscribers ? { ...o, subscribers: subscribers.get(s.id) ?? [] } : o;
-    const subscribed: Record<string, unknown>[] = [];
-    const never: Record<string, unknown>[] = [];
-    for (const s of all) {
-      const sub = subs.get(s.id);
-      if (sub !== undefined) subscribed.push(withSubscribers(s, presentSubscription(s, sub)));
-      else if (await streams.canAccess(user, s))
-        never.push(withSubscribers(s, { ...presentStreamBasics(s), stream_weekly_traffic: null }));
-    }
-    // `unsubscribed` needs the user's inactive subscriptions, which StreamService does not list yet.
-    return { subscriptions: subscribed, unsubscribed: [], never_subscribed: never };
+      ? await streams.subscriberIdsOf(others.map((s) => s.id))
+      : undefined;
+    return {
+      subscriptions: subscribed.map((s) => subscriptionWire(s.stream, s.subscription, s.subscribers)),
+      // Needs the user's inactive subscriptions, which StreamService does not list yet.
+      unsubscribed: [],
+      never_subscribed: others.map((s) =>
+        subscribers === undefined
+          ? streamWire(s)
+          : { ...streamWire(s), subscribers: subscribers.get(s.id) ?? [] },
+      ),
+    };
   },
 };
 
@@ -286,11 +280,14 @@ const mutedTopicsProvider: StateProvider = {
 const streamProvider: StateProvider = {
   eventTypes: ["stream"],
   async fetch({ services, user }) {
-    const out: Record<string, unknown>[] = [];
-    for (const s of await services.streams.allStreams()) {
-      if (await services.streams.canAccess(user, s)) out.push(presentStreamBasics(s));
-    }
-    return { streams: out };
+    const streams = await services.streams.listStreams(user, {
+      includePublic: true,
+      includeWebPublic: false,
+      includeSubscribed: true,
+      includeAllActive: false,
+      includeOwnerSubscribed: false,
+    });
+    return { streams: streams.map(streamWire) };
   },
 };
 

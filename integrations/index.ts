@@ -1,9 +1,19 @@
 import type { Integration } from "./kit/index.js";
+import alertmanager from "./alertmanager/index.js";
 import bitbucket2 from "./bitbucket2/index.js";
+import circleci from "./circleci/index.js";
 import gitea from "./gitea/index.js";
 import github, { githubsponsors } from "./github/index.js";
 import gitlab from "./gitlab/index.js";
+import grafana from "./grafana/index.js";
 import helloworld from "./helloworld/index.js";
+import jira from "./jira/index.js";
+import json from "./json/index.js";
+import opsgenie from "./opsgenie/index.js";
+import pagerduty from "./pagerduty/index.js";
+import sentry from "./sentry/index.js";
+import slackIncoming from "./slack_incoming/index.js";
+import uptimerobot from "./uptimerobot/index.js";
 
 /**
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
@@ -16,4 +26,14 @@ export const integrations: readonly Integration[] = [
   gitea,
   gitlab,
   bitbucket2,
+  jira,
+  sentry,
+  grafana,
+  alertmanager,
+  pagerduty,
+  opsgenie,
+  circleci,
+  uptimerobot,
+  slackIncoming,
+  json,
 ];

@@ -283,8 +283,9 @@ export class InvalidPayloadError extends JsonableError {
 
 export class AnomalousWebhookPayloadError extends WebhookError {
   override readonly code = "ANOMALOUS_WEBHOOK_PAYLOAD";
-  constructor() {
-    super("Unable to parse request: Did {webhook_name} generate this event?");
+  constructor(webhookName: string) {
+    super(`Unable to parse request: Did ${webhookName} generate this event?`);
+    this.webhookName = webhookName;
   }
 }
 

@@ -42,10 +42,7 @@ function eventType(p: Wild): string {
   const event = p.opt("webhookEvent")?.str();
   if (event !== undefined) return event;
   if (isTruthy(p.opt("transition"))) return "jira:issue_updated";
-  const err = new AnomalousWebhookPayloadError();
-  err.webhookName = DISPLAY_NAME;
-  err.message = `Unable to parse request: Did ${DISPLAY_NAME} generate this event?`;
-  throw err;
+  throw new AnomalousWebhookPayloadError(DISPLAY_NAME);
 }
 
 /** Python truthiness of a JSON value. */

@@ -411,8 +411,8 @@ describe("GET /api/v1/integrations", () => {
       event_header: "X-GitHub-Event",
       signature: { kind: "hmac", header: "X-Hub-Signature-256", algorithm: "sha256", prefix: "sha256=" },
     });
-    expect((byName.get("github") as { options: { key: string }[] }).options.map((o) => o.key)).toEqual(
-      expect.arrayContaining(["branches", "ignore_private_repositories"]),
-    );
+    expect(
+      (byName.get("github") as unknown as { options: { key: string }[] }).options.map((o) => o.key),
+    ).toEqual(expect.arrayContaining(["branches", "ignore_private_repositories"]));
   });
 });

@@ -1,6 +1,5 @@
 /** The bot server's command line: options (Zulip's zulip-botserver flags) and start-up. */
 import yargs from "yargs";
-import type { Argv } from "yargs";
 import type { Logger } from "./app.js";
 import { loadBotConfigFile, loadBotServerConfig } from "./config.js";
 import { startBotServer } from "./start.js";
@@ -23,7 +22,7 @@ Runs bots for the chat server's outgoing webhooks: the chat server POSTs each me
 or directly messages a bot to http://<hostname>:<port>/, and the bot replies through the chat API.`;
 
 /** The yargs parser of the bot server's command line. */
-export function cliParser(args: readonly string[]): Argv<BotServerCliOptions> {
+export function cliParser(args: readonly string[]) {
   return yargs([...args])
     .scriptName("botserver")
     .usage(USAGE)
@@ -67,7 +66,7 @@ export function cliParser(args: readonly string[]): Argv<BotServerCliOptions> {
     .version(false)
     .help()
     .alias("help", "h")
-    .wrap(100) as unknown as Argv<BotServerCliOptions>;
+    .wrap(100);
 }
 
 /** Maps parsed yargs arguments to options. */

@@ -930,3 +930,181 @@ describe("GET /api/v1/users/me/subscriptions", () => {
     });
   });
 });
+
+describe("POST /api/v1/users/me/subscriptions/properties", () => {
+  const PROPS = `${SUBS}/properties`;
+  beforeEach(async () => {
+    await s.api.post(SUBS, { as: s.users.hamlet, params: { subscriptions: [{ name: "Denmark" }] } });
+  });
+
+  it("changes every property and echoes subscription_data", async () => {
+    const data = [
+      { stream_id: 2, property: "color", value: "#aabbcc" },
+      { stream_id: 2, property: "is_muted", value: true },
+      { stream_id: 2, property: "pin_to_top", value: true },
+      { stream_id: 2, property: "desktop_notifications", value: true },
+      { stream_id: 2, property: "audible_notifications", value: false },
+      { stream_id: 2, property: "push_notifications", value: true },
+      { stream_id: 2, property: "email_notifications", value: false },
+      { stream_id: 2, property: "wildcard_mentions_notify", value: true },
+    ];
+    const res = await s.api.post(PROPS, { as: s.users.hamlet, params: { subscription_data: data } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ result: "success", msg: "", subscription_data: data });
+    const list = await s.api.get(SUBS, { as: s.users.hamlet });
+    expect(list.body.subscriptions).toEqual([
+      subscription({
+        stream_id: 2,
+        name: "Denmark",
+        color: "#aabbcc",
+        is_muted: true,
+        in_home_view: false,
+        pin_to_top: true,
+        desktop_notifications: true,
+        audible_notifications: false,
+        push_notifications: true,
+        email_notifications: false,
+        wildcard_mentions_notify: true,
+      }),
+    ]);
+  });
+
+  it("accepts a colour without its #, echoing it as sent and storing it with #", async () => {
+    const data = [{ stream_id: 2, property: "color", value: "f00" }];
+    const res = await s.api.post(PROPS, { as: s.users.hamlet, params: { subscription_data: data } });
+    expect(res.body).toEqual({ result: "success", msg: "", subscription_data: data });
+    const list = await s.api.get(SUBS, { as: s.users.hamlet });
+    expect(list.body.subscriptions).toEqual([subscription({ stream_id: 2, name: "Denmark", color: "#f00" })]);
+  });
+
+  it("treats in_home_view as the inverse of is_muted", async () => {
+    await s.api.post(PROPS, {
+      as: s.users.hamlet,
+      params: { subscription_data: [{ stream_id: 2, property: "in_home_view", value: false }] },
+    });
+    let list = await s.api.get(SUBS, { as: s.users.hamlet });
+    expect(list.body.subscriptions).toEqual([
+      subscription({ stream_id: 2, name: "Denmark", is_muted: true, in_home_view: false }),
+    ]);
+    await s.api.post(PROPS, {
+      as: s.users.hamlet,
+      params: { subscription_data: [{ stream_id: 2, property: "in_home_view", value: true }] },
+    });
+    list = await s.api.get(SUBS, { as: s.users.hamlet });
+    expect(list.body.subscriptions).toEqual([subscription({ stream_id: 2, name: "Denmark" })]);
+  });
+
+  const errors: [string, unknown[], string][] = [
+    [
+      "an unknown property",
+      [{ stream_id: 2, property: "is_loud", value: true }],
+      "Unknown subscription property: is_loud",
+    ],
+    [
+      "a stream that does not exist",
+      [{ stream_id: 99, property: "pin_to_top", value: true }],
+      "Invalid stream ID",
+    ],
+    [
+      "a stream the user is not in",
+      [{ stream_id: 1, property: "pin_to_top", value: true }],
+      "Not subscribed to stream id 1",
+    ],
+    [
+      "a non-boolean flag",
+      [{ stream_id: 2, property: "is_muted", value: "yes" }],
+      "is_muted is not a boolean",
+    ],
+    [
+      "a colour that is not hex",
+      [{ stream_id: 2, property: "color", value: "#ggg" }],
+      "color is not a valid hex color code",
+    ],
+    [
+      "a colour that is not a string",
+      [{ stream_id: 2, property: "color", value: true }],
+      "color is not a string",
+    ],
+    [
+      "a missing stream_id",
+      [{ property: "color", value: "#fff" }],
+      "stream_id key is missing from subscription_data[0]",
+    ],
+    [
+      "a missing value",
+      [{ stream_id: 2, property: "color" }],
+      "value key is missing from subscription_data[0]",
+    ],
+    [
+      "a value of another type",
+      [{ stream_id: 2, property: "color", value: 5 }],
+      'subscription_data[0]["value"] is not an allowed_type',
+    ],
+    [
+      "a stream_id that is not an integer",
+      [{ stream_id: "2", property: "color", value: "#fff" }],
+      'subscription_data[0]["stream_id"] is not an integer',
+    ],
+  ];
+  it.each(errors)("rejects %s", async (_label, subscription_data, msg) => {
+    const res = await s.api.post(PROPS, { as: s.users.hamlet, params: { subscription_data } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ result: "error", msg, code: "BAD_REQUEST" });
+  });
+
+  it("applies nothing when a later change is invalid", async () => {
+    const res = await s.api.post(PROPS, {
+      as: s.users.hamlet,
+      params: {
+        subscription_data: [
+          { stream_id: 2, property: "pin_to_top", value: true },
+          { stream_id: 2, property: "volume", value: true },
+        ],
+      },
+    });
+    expect(res.body).toEqual({
+      result: "error",
+      msg: "Unknown subscription property: volume",
+      code: "BAD_REQUEST",
+    });
+    const list = await s.api.get(SUBS, { as: s.users.hamlet });
+    expect(list.body.subscriptions).toEqual([subscription({ stream_id: 2, name: "Denmark" })]);
+  });
+
+  it("requires subscription_data", async () => {
+    const res = await s.api.post(PROPS, { as: s.users.hamlet, params: {} });
+    expect(res.body).toEqual({
+      result: "error",
+      msg: "Missing 'subscription_data' argument",
+      code: "REQUEST_VARIABLE_MISSING",
+      var_name: "subscription_data",
+    });
+  });
+
+  it("publishes one update per change, and both is_muted and in_home_view for muting", async () => {
+    const events = recordEvents();
+    await s.api.post(PROPS, {
+      as: s.users.hamlet,
+      params: {
+        subscription_data: [
+          { stream_id: 2, property: "color", value: "abcdef" },
+          { stream_id: 2, property: "is_muted", value: true },
+          { stream_id: 2, property: "in_home_view", value: true },
+          { stream_id: 2, property: "push_notifications", value: false },
+        ],
+      },
+    });
+    const update = (property: string, value: unknown) => ({
+      event: { type: "subscription", op: "update", property, value, stream_id: 2 },
+      to: [3],
+    });
+    expect(events).toEqual([
+      update("color", "#abcdef"),
+      update("in_home_view", false),
+      update("is_muted", true),
+      update("in_home_view", true),
+      update("is_muted", false),
+      update("push_notifications", false),
+    ]);
+  });
+});

@@ -179,7 +179,7 @@ export class MessageService {
       return messageId;
     });
     await streams.noteMessageSent(stream.id, id);
-    await this.afterSend(id, sender, rendered, recipients, stream, []);
+    await this.afterSend(id, sender, rendered, recipients, stream, [], input);
     return id;
   }
 
@@ -246,7 +246,7 @@ export class MessageService {
       await repo.insertUserMessages(messageId, recipients);
       return messageId;
     });
-    await this.afterSend(id, sender, rendered, recipients, undefined, ids);
+    await this.afterSend(id, sender, rendered, recipients, undefined, ids, input);
     return id;
   }
 
@@ -293,12 +293,23 @@ export class MessageService {
     rows: readonly { id: number; flags: number }[],
     stream: Stream | undefined,
     privateIds: readonly number[],
+    local: SendInput,
   ): Promise<void> {
     const message = await this.repo.byId(id);
     if (message === undefined) return;
     const wire = await this.wireOne(message, HTML_EVENT, sender);
     const recipients: MessageRecipient[] = rows.map((r) => ({ id: r.id, flags: flagNames(r.flags) }));
-    this.deps.events.send({ type: "message", message: wire, _raw_content: message.content }, recipients);
+    const event: Record<string, unknown> & { type: string } = {
+      type: "message",
+      message: wire,
+      _raw_content: message.content,
+    };
+    if (stream !== undefined && !stream.inviteOnly) event["_public_stream"] = true;
+    if (local.queueId !== undefined && local.localId !== undefined) {
+      event["_sender_queue_id"] = local.queueId;
+      event["_local_id"] = local.localId;
+    }
+    this.deps.events.send(event, recipients);
     const sent: SentMessage = {
       id,
       sender,

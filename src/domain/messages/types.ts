@@ -69,6 +69,9 @@ export interface SendInput {
   content: string;
   /** The client name shown in `client` (default "Internal"). */
   client?: string | undefined;
+  /** Local echo: the sending client's event queue and its local id (`local_message_id`). */
+  queueId?: string | undefined;
+  localId?: string | undefined;
 }
 
 /** A recipient of a new message with that user's flags (API names). */

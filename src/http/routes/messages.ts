@@ -127,6 +127,8 @@ export function messagesRouter(services: Services): Router<AppState> {
       to: str,
       topic: withAlias(optional(str), "subject"),
       content: str,
+      queue_id: optional(str),
+      local_id: optional(str),
     });
     const isStream = args.type === "stream" || args.type === "channel";
     const id = await messages.send(ctx.state.user, {
@@ -135,6 +137,8 @@ export function messagesRouter(services: Services): Router<AppState> {
       topic: args.topic,
       content: args.content,
       client: clientName(ctx),
+      queueId: args.queue_id,
+      localId: args.local_id,
     });
     ctx.body = success({ id });
   });

@@ -346,7 +346,7 @@ describe("POST /api/v1/register", () => {
           type: 1,
           hint: "Including the country code",
           field_data: "",
-          order: 0,
+          order: 1,
         },
       ],
     });

@@ -67,7 +67,9 @@ export function usersRouter(services: Services): Router<AppState> {
   router.get("/users/me", async (ctx) => {
     const me = ctx.state.user;
     const [presented] = await present([me], false, true);
-    ctx.body = success({ ...presented, max_message_id: await services.maxMessageId(me.id) });
+    // Zulip's /users/me has no bot_type, and adds delivery_email.
+    const { bot_type: _botType, ...fields } = presented ?? {};
+    ctx.body = success({ ...fields, delivery_email: me.email, max_message_id: await services.maxMessageId(me.id) });
   });
 
   router.get("/users/:user", async (ctx) => {

@@ -1,4 +1,6 @@
 /** A minimal HTTP client for API tests against a real listening server. */
+import { assertZulipSchema } from "./openapi.js";
+
 export interface Credentials {
   email: string;
   apiKey: string;
@@ -36,6 +38,11 @@ export interface RequestOptions {
   /** Raw body (sent as is). */
   body?: string | Buffer;
   signal?: AbortSignal;
+  /**
+   * Every response is checked against Zulip's OpenAPI schema of its endpoint (test/helpers/openapi.ts)
+   * and a mismatch fails the request. Set only where a test deliberately provokes a nonconforming answer.
+   */
+  skipSchemaCheck?: boolean;
 }
 
 export async function request(
@@ -70,6 +77,7 @@ export async function request(
   } catch {
     parsed = undefined;
   }
+  if (opts.skipSchemaCheck !== true) assertZulipSchema(method, path, res.status, parsed);
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 

@@ -81,6 +81,7 @@ export class EventQueueService implements EventSink {
   private gcTimer: NodeJS.Timeout | undefined;
   private waiterSeq = 0;
   private closed = false;
+  private readonly optionsCache = new Map<string, QueueOptions>();
 
   constructor(
     readonly store: EventQueueStore,
@@ -103,7 +104,7 @@ export class EventQueueService implements EventSink {
     if (narrow.length === 0 && user.isBot && user.defaultEventsRegisterStream !== null) {
       narrow = [{ operator: "stream", operand: user.defaultEventsRegisterStream, negated: false }];
     }
-    const options: QueueOptions = {
+    let options: QueueOptions = {
       eventTypes: request.eventTypes,
       narrow,
       allPublicStreams,
@@ -115,6 +116,7 @@ export class EventQueueService implements EventSink {
         streamTypingNotifications: request.capabilities.streamTypingNotifications ?? false,
       },
     };
+    options = this.intern(options);
     const lifespanSecs =
       request.lifespanSecs > 0
         ? Math.min(request.lifespanSecs, MAX_QUEUE_TIMEOUT_SECS)
@@ -122,6 +124,19 @@ export class EventQueueService implements EventSink {
     const id = randomUUID();
     await this.store.allocate({ id, userId: user.id, options, lifespanSecs, nowMs: this.clock.now() });
     return id;
+  }
+
+  /**
+   * Queues registered alike share one options object (clients register with a handful of
+   * combinations), which keeps an idle queue small. The cache is bounded.
+   */
+  private intern(options: QueueOptions): QueueOptions {
+    const key = JSON.stringify(options);
+    const known = this.optionsCache.get(key);
+    if (known !== undefined) return known;
+    if (this.optionsCache.size >= 512) this.optionsCache.clear();
+    this.optionsCache.set(key, options);
+    return options;
   }
 
   // ---------------------------------------------------------------- publishing

@@ -1,0 +1,259 @@
+import { afterEach, describe, expect, it } from "@jest/globals";
+import { ManualClock } from "../../src/clock.js";
+import type { ZulipEvent } from "../../src/domain/events/event-sink.js";
+import { EventQueueService } from "../../src/domain/events/event-queue-service.js";
+import type { EventQueueSettings, QueueRequest } from "../../src/domain/events/event-queue-service.js";
+import { MemoryEventQueueStore } from "../../src/domain/events/memory-queue-store.js";
+import { parseEventNarrow } from "../../src/domain/events/narrow.js";
+import { Role } from "../../src/domain/users/types.js";
+import type { User } from "../../src/domain/users/types.js";
+import { BadEventQueueIdError, JsonableError } from "../../src/errors.js";
+import { silentLogger } from "../../src/logger.js";
+
+function user(id: number, extra: Partial<User> = {}): User {
+  return {
+    id,
+    realmId: 1,
+    email: `user${id}@zulip.com`,
+    fullName: `User ${id}`,
+    shortName: `user${id}`,
+    apiKey: "k".repeat(32),
+    role: Role.MEMBER,
+    isActive: true,
+    isBot: false,
+    botType: null,
+    botOwnerId: null,
+    timezone: "",
+    dateJoinedMs: 0,
+    defaultSendingStream: null,
+    defaultEventsRegisterStream: null,
+    defaultAllPublicStreams: false,
+    ...extra,
+  };
+}
+
+const REQUEST: QueueRequest = {
+  eventTypes: null,
+  narrow: [],
+  allPublicStreams: undefined,
+  applyMarkdown: true,
+  clientGravatar: false,
+  lifespanSecs: 0,
+  capabilities: {},
+};
+
+const words = (n: number): ZulipEvent => ({ type: "alert_words", alert_words: [`w${n}`] });
+
+let service: EventQueueService | undefined;
+afterEach(async () => {
+  await service?.close();
+  service = undefined;
+});
+
+function make(settings: Partial<EventQueueSettings> = {}, clock = new ManualClock()): EventQueueService {
+  service = new EventQueueService(
+    new MemoryEventQueueStore(),
+    {
+      heartbeatSeconds: 5,
+      queueTimeoutSeconds: 600,
+      gcIntervalSeconds: 60,
+      maxQueueEvents: 100,
+      ...settings,
+    },
+    clock,
+    silentLogger,
+  );
+  return service;
+}
+
+describe("EventQueueService", () => {
+  it("never delivers inside send(): fan-out happens on a later turn", async () => {
+    const s = make();
+    const id = await s.allocate(user(1), REQUEST);
+    s.send(words(1), [1]);
+    expect(await s.store.fetch(id)).toEqual([]);
+    await s.idle();
+    expect(await s.getEvents(1, { queueId: id, lastEventId: -1, dontBlock: true })).toEqual([
+      { type: "alert_words", alert_words: ["w1"], id: 0 },
+    ]);
+  });
+
+  it("fans out to every queue of each recipient, once per user, through the user index", async () => {
+    const s = make();
+    const a1 = await s.allocate(user(1), REQUEST);
+    const a2 = await s.allocate(user(1), REQUEST);
+    const b = await s.allocate(user(2), REQUEST);
+    const c = await s.allocate(user(3), REQUEST);
+    s.send(words(1), [1, 2, 1]);
+    await s.idle();
+    const ids = async (q: string, u: number) =>
+      (await s.getEvents(u, { queueId: q, lastEventId: -1, dontBlock: true })).map((e) => e.id);
+    expect([await ids(a1, 1), await ids(a2, 1), await ids(b, 2), await ids(c, 3)]).toEqual([
+      [0],
+      [0],
+      [0],
+      [],
+    ]);
+  });
+
+  it("answers a waiting getEvents within a few milliseconds of send()", async () => {
+    const s = make();
+    const id = await s.allocate(user(1), REQUEST);
+    const rounds = 200;
+    let total = 0;
+    let last = -1;
+    for (let i = 0; i < rounds; i++) {
+      const waiting = s.getEvents(1, { queueId: id, lastEventId: last, dontBlock: false });
+      const started = performance.now();
+      s.send(words(i), [1]);
+      const events = await waiting;
+      total += performance.now() - started;
+      expect(events.map((e) => e.id)).toEqual([i]);
+      last = i;
+    }
+    const meanMs = total / rounds;
+    process.stdout.write(`event queues: ${meanMs.toFixed(3)} ms mean send → waiter latency (in process)\n`);
+    expect(meanMs).toBeLessThan(5);
+  });
+
+  it("queues a heartbeat for a waiting request after heartbeatSeconds", async () => {
+    const s = make({ heartbeatSeconds: 0.05 });
+    const id = await s.allocate(user(1), REQUEST);
+    expect(await s.getEvents(1, { queueId: id, lastEventId: -1, dontBlock: false })).toEqual([
+      { type: "heartbeat", id: 0 },
+    ]);
+  });
+
+  it("detaches the waiter when the request's signal aborts", async () => {
+    const s = make();
+    const id = await s.allocate(user(1), REQUEST);
+    const controller = new AbortController();
+    const waiting = s.getEvents(1, {
+      queueId: id,
+      lastEventId: -1,
+      dontBlock: false,
+      signal: controller.signal,
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(s.waiterCount).toBe(1);
+    controller.abort();
+    expect(await waiting).toEqual([]);
+    expect(s.waiterCount).toBe(0);
+    await s.idle();
+    expect((await s.store.describe(id))?.waiterId).toBeNull();
+  });
+
+  it("refuses unknown and foreign queues with BadEventQueueIdError", async () => {
+    const s = make();
+    const id = await s.allocate(user(1), REQUEST);
+    await expect(s.getEvents(2, { queueId: id, lastEventId: -1, dontBlock: true })).rejects.toEqual(
+      new BadEventQueueIdError(id),
+    );
+    await expect(s.deleteQueue(2, id)).rejects.toEqual(new BadEventQueueIdError(id));
+    await expect(s.getEvents(1, { queueId: "nope", lastEventId: -1, dontBlock: true })).rejects.toEqual(
+      new BadEventQueueIdError("nope"),
+    );
+  });
+
+  it("collects queues with the injected clock and caps queue_lifespan_secs at 7 days", async () => {
+    const clock = new ManualClock();
+    const s = make({}, clock);
+    const short = await s.allocate(user(1), REQUEST);
+    const capped = await s.allocate(user(1), { ...REQUEST, lifespanSecs: 10 * 86400 });
+    clock.advance(600_000);
+    expect(await s.gc()).toEqual([short]);
+    clock.advance(7 * 86400_000 - 600_001);
+    expect(await s.gc()).toEqual([]);
+    clock.advance(1);
+    expect(await s.gc()).toEqual([capped]);
+    expect(await s.store.size()).toBe(0);
+  });
+
+  it("discards a queue that goes past maxQueueEvents", async () => {
+    const s = make({ maxQueueEvents: 2 });
+    const id = await s.allocate(user(1), REQUEST);
+    for (let n = 0; n < 3; n++) s.send(words(n), [1]);
+    await s.idle();
+    expect(await s.store.describe(id)).toBeUndefined();
+  });
+
+  it("gives a bot its default register stream as narrow and its all_public_streams default", async () => {
+    const s = make();
+    const bot = user(9, {
+      isBot: true,
+      botType: 1,
+      botOwnerId: 1,
+      defaultEventsRegisterStream: "Denmark",
+      defaultAllPublicStreams: true,
+    });
+    const id = await s.allocate(bot, REQUEST);
+    const d = await s.store.describe(id);
+    expect([d?.options.narrow, d?.options.allPublicStreams]).toEqual([
+      [{ operator: "stream", operand: "Denmark", negated: false }],
+      true,
+    ]);
+    await expect(
+      s.allocate(user(2, { role: Role.GUEST }), { ...REQUEST, allPublicStreams: true }),
+    ).rejects.toEqual(new JsonableError("User not authorized for this query"));
+  });
+
+  it("answers every waiter on close()", async () => {
+    const s = make();
+    const id = await s.allocate(user(1), REQUEST);
+    const waiting = s.getEvents(1, { queueId: id, lastEventId: -1, dontBlock: false });
+    await new Promise((resolve) => setImmediate(resolve));
+    await s.close();
+    expect(await waiting).toEqual([]);
+  });
+});
+
+describe("MemoryEventQueueStore.acknowledge", () => {
+  it("prunes through last_event_id and reports stale or unknown ids", async () => {
+    const store = new MemoryEventQueueStore();
+    await store.allocate({
+      id: "q",
+      userId: 1,
+      options: {
+        ...REQUEST,
+        allPublicStreams: false,
+        capabilities: {
+          bulkMessageDeletion: false,
+          userSettingsObject: false,
+          streamTypingNotifications: false,
+        },
+      },
+      lifespanSecs: 600,
+      nowMs: 0,
+    });
+    for (let n = 0; n < 4; n++) await store.push("q", words(n), undefined);
+    expect(await store.acknowledge("q", -1)).toEqual({ ok: true });
+    expect(await store.acknowledge("q", 1)).toEqual({ ok: true });
+    expect((await store.fetch("q")).map((e) => e.id)).toEqual([2, 3]);
+    expect(await store.acknowledge("q", 0)).toEqual({
+      ok: false,
+      reason: "already-pruned",
+      newestPrunedId: 1,
+    });
+    expect(await store.acknowledge("q", 9)).toEqual({ ok: false, reason: "not-in-queue", newestPrunedId: 3 });
+    expect(await store.fetch("q")).toEqual([]);
+    expect(await store.acknowledge("nope", 0)).toEqual({ ok: false, reason: "no-queue", newestPrunedId: -1 });
+  });
+});
+
+describe("parseEventNarrow", () => {
+  it("accepts pairs and objects, and refuses other operators and shapes", () => {
+    expect(
+      parseEventNarrow([["stream", "Denmark"], { operator: "is", operand: "private", negated: true }]),
+    ).toEqual([
+      { operator: "stream", operand: "Denmark", negated: false },
+      { operator: "is", operand: "private", negated: true },
+    ]);
+    expect(() => parseEventNarrow([["search", "x"]])).toThrow(
+      new JsonableError("Operator search not supported."),
+    );
+    expect(() => parseEventNarrow({})).toThrow(new JsonableError("narrow is not a list"));
+    expect(() => parseEventNarrow([["stream"]])).toThrow(
+      new JsonableError("narrow[0] should have exactly 2 items"),
+    );
+  });
+});

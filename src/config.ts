@@ -30,6 +30,22 @@ export interface ServerConfig {
     gcIntervalSeconds: number;
     maxQueueEvents: number;
   };
+  /** Outgoing webhooks and embedded bots (src/domain/outgoing). */
+  outgoingWebhooks: OutgoingWebhookConfig;
+}
+
+export interface OutgoingWebhookConfig {
+  /** Per-request timeout (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS, default 10). */
+  timeoutSeconds: number;
+  /** Attempts on timeouts and connection errors before giving up (Zulip: 4, one plus 3 retries). */
+  maxAttempts: number;
+  /** Delay before the first retry; doubles with each further attempt (1 s, 2 s, 4 s, …). */
+  retryDelayMs: number;
+  retryMaxDelayMs: number;
+  /** A job older than this is not retried any more. */
+  maxAgeMs: number;
+  /** How often the worker looks for due jobs (retries, jobs left by a previous run); 0 = never by itself. */
+  pollIntervalMs: number;
 }
 
 export const ZULIP_VERSION = "6.0";
@@ -55,6 +71,14 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     zulipVersion: ZULIP_VERSION,
     zulipFeatureLevel: ZULIP_FEATURE_LEVEL,
     events: { heartbeatSeconds: 50, queueTimeoutSeconds: 600, gcIntervalSeconds: 60, maxQueueEvents: 10000 },
+    outgoingWebhooks: {
+      timeoutSeconds: 10,
+      maxAttempts: 4,
+      retryDelayMs: 1000,
+      retryMaxDelayMs: 60_000,
+      maxAgeMs: 60 * 60 * 1000,
+      pollIntervalMs: 500,
+    },
     ...overrides,
   };
 }

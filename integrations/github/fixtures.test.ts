@@ -1,0 +1,163 @@
+import { describe, it } from "@jest/globals";
+import { expectFixture } from "../kit/testing.js";
+import github, { githubsponsors } from "./index.js";
+
+/**
+ * GitHub payloads of events the recorded cases do not show (fixtures/<X-GitHub-Event>__<variant>.json).
+ * Expected topics and bodies follow Zulip's GitHub and GitHub Sponsors messages.
+ */
+const here = new URL(".", import.meta.url);
+const repo = "https://github.com/baxterthehacker/public-repo";
+
+describe("github: fixtures", () => {
+  it("announces a published release", () => {
+    expectFixture(github, here, "release__published", {
+      topic: "public-repo",
+      body: `baxterthehacker published release [Version 1.0](${repo}/releases/tag/v1.0) for tag v1.0.`,
+    });
+  });
+
+  it("names a release without a name after its tag", () => {
+    expectFixture(github, here, "release__published_without_name", {
+      topic: "public-repo",
+      body: `baxterthehacker published release [v1.0.1](${repo}/releases/tag/v1.0.1) for tag v1.0.1.`,
+    });
+  });
+
+  it("announces a repository made public", () => {
+    expectFixture(github, here, "public__repository_made_public", {
+      topic: "public-repo",
+      body: `baxterthehacker made the repository [baxterthehacker/public-repo](${repo}) public.`,
+    });
+  });
+
+  it("reports a watch as a star", () => {
+    expectFixture(github, here, "watch__started", {
+      topic: "public-repo",
+      body: `octocat starred the repository [baxterthehacker/public-repo](${repo}).`,
+    });
+  });
+
+  it("reports a star, linking the stargazer", () => {
+    expectFixture(github, here, "star__created", {
+      topic: "public-repo",
+      body: `[octocat](https://github.com/octocat) starred the repository [baxterthehacker/public-repo](${repo}).`,
+    });
+  });
+
+  it("reports a star removed", () => {
+    expectFixture(github, here, "star__deleted", {
+      topic: "public-repo",
+      body: `[octocat](https://github.com/octocat) unstarred the repository [baxterthehacker/public-repo](${repo}).`,
+    });
+  });
+
+  it("lists the wiki pages changed", () => {
+    expectFixture(github, here, "gollum__pages_created_and_edited", {
+      topic: "public-repo / wiki pages",
+      body:
+        "jasonrudolph:\n" +
+        `* created [Home](${repo}/wiki/Home)\n` +
+        `* edited [Release notes](${repo}/wiki/Release-notes)`,
+    });
+  });
+
+  it("reports a completed check run", () => {
+    expectFixture(github, here, "check_run__completed", {
+      topic: "public-repo / checks",
+      body: `Check [build](${repo}/actions/runs/7802262716/job/21435623190) completed (success). ([d6fde92930d](${repo}/commit/d6fde92930d4715a2b49857d24b940956b26d2d3))`,
+    });
+  });
+
+  it("stays silent on a check run that has not completed", () => {
+    expectFixture(github, here, "check_run__created", null);
+  });
+});
+
+describe("githubsponsors: fixtures (X-GitHub-Event: sponsorship)", () => {
+  it("announces a new sponsorship", () => {
+    expectFixture(githubsponsors, here, "sponsorship__created", {
+      topic: "sponsors",
+      body: "hubot subscribed for $10 a month.",
+    });
+  });
+
+  it("announces a cancelled sponsorship", () => {
+    expectFixture(githubsponsors, here, "sponsorship__cancelled", {
+      topic: "sponsors",
+      body: "hubot cancelled their $10 a month subscription.",
+    });
+  });
+
+  it("reports a sponsorship's privacy change", () => {
+    expectFixture(githubsponsors, here, "sponsorship__edited", {
+      topic: "sponsors",
+      body: "hubot changed who can see their sponsorship from public to private.",
+    });
+  });
+
+  it("announces a pending cancellation with its date", () => {
+    expectFixture(githubsponsors, here, "sponsorship__pending_cancellation", {
+      topic: "sponsors",
+      body: "hubot's $10 a month subscription will be cancelled on March 01, 2024.",
+    });
+  });
+
+  it("announces a pending tier change with its date", () => {
+    expectFixture(githubsponsors, here, "sponsorship__pending_tier_change", {
+      topic: "sponsors",
+      body: "hubot's subscription will change from $25 a month to $10 a month on March 01, 2024.",
+    });
+  });
+
+  it("announces a tier change", () => {
+    expectFixture(githubsponsors, here, "sponsorship__tier_changed", {
+      topic: "sponsors",
+      body: "hubot changed their subscription from $10 a month to $25 a month.",
+    });
+  });
+});
+
+describe("github: sponsorship events named by their action, as Zulip's tests send them", () => {
+  it("created", () => {
+    expectFixture(github, here, "created__action_as_event_header", {
+      topic: "sponsors",
+      body: "monalisa subscribed for $5 a month.",
+    });
+  });
+
+  it("cancelled", () => {
+    expectFixture(github, here, "cancelled__action_as_event_header", {
+      topic: "sponsors",
+      body: "monalisa cancelled their $5 a month subscription.",
+    });
+  });
+
+  it("edited", () => {
+    expectFixture(github, here, "edited__action_as_event_header", {
+      topic: "sponsors",
+      body: "monalisa changed who can see their sponsorship from public to private.",
+    });
+  });
+
+  it("pending_cancellation", () => {
+    expectFixture(github, here, "pending_cancellation__action_as_event_header", {
+      topic: "sponsors",
+      body: "monalisa's $5 a month subscription will be cancelled on January 05, 2020.",
+    });
+  });
+
+  it("pending_tier_change", () => {
+    expectFixture(github, here, "pending_tier_change__action_as_event_header", {
+      topic: "sponsors",
+      body: "monalisa's subscription will change from $10 a month to $5 a month on January 05, 2020.",
+    });
+  });
+
+  it("tier_changed", () => {
+    expectFixture(github, here, "tier_changed__action_as_event_header", {
+      topic: "sponsors",
+      body: "monalisa changed their subscription from $5 a month to $10 a month.",
+    });
+  });
+});

@@ -161,3 +161,103 @@ describe("github: sponsorship events named by their action, as Zulip's tests sen
     });
   });
 });
+
+/**
+ * Zulip serves /githubsponsors with its GitHub view, so a Sponsors webhook URL posts any GitHub event
+ * it is sent, worded as on /github.
+ */
+describe("githubsponsors: other GitHub events", () => {
+  const hw = "https://github.com/octocat/hello-world";
+  const sha = "6dcb09b5b57875f334f61aebed695e2e4193db5e";
+  const cases: [string, string, string][] = [
+    [
+      "push__1_commit",
+      "hello-world / main",
+      `octocat [pushed](${hw}/compare/7638417db6d5...6dcb09b5b578) 1 commit to branch main.\n\n` +
+        `* Fix the greeting ([6dcb09b5b57](${hw}/commit/${sha}))`,
+    ],
+    ["push__tag", "hello-world", "octocat pushed tag v1.1."],
+    [
+      "pull_request__opened",
+      "hello-world / PR #3 Fix the greeting",
+      `octocat opened [PR #3](${hw}/pull/3) from \`octocat:fix-greeting\` to \`octocat:main\`:\n\n` +
+        "~~~ quote\nSays hello to the world, not to the word.\n~~~",
+    ],
+    [
+      "pull_request_review__approved",
+      "hello-world / PR #3 Fix the greeting",
+      `hubot submitted [PR review](${hw}/pull/3#pullrequestreview-1876543210):\n\n~~~ quote\nLooks good to me.\n~~~`,
+    ],
+    [
+      "pull_request_review_comment__created",
+      "hello-world / PR #3 Fix the greeting",
+      `hubot created [PR review comment](${hw}/pull/3#discussion_r1480001234):\n\n` +
+        "~~~ quote\nMaybe add an exclamation mark?\n~~~",
+    ],
+    [
+      "issues__opened",
+      "hello-world / issue #4 Greeting is misspelled",
+      `octocat opened [issue #4](${hw}/issues/4):\n\n~~~ quote\nIt says "Hello Wrold".\n~~~`,
+    ],
+    [
+      "issue_comment__created",
+      "hello-world / issue #4 Greeting is misspelled",
+      `hubot [commented](${hw}/issues/4#issuecomment-1929123456) on [issue #4](${hw}/issues/4):\n\n` +
+        "~~~ quote\nFixed by #3.\n~~~",
+    ],
+    [
+      "commit_comment__created",
+      "hello-world",
+      `hubot [commented](${hw}/commit/${sha}#commitcomment-138021234) on [6dcb09b5b57](${hw}/commit/${sha}):\n` +
+        "~~~ quote\nNice catch!\n~~~",
+    ],
+    [
+      "discussion__created",
+      "hello-world discussion #7: Roadmap for 2.0",
+      `octocat created [discussion #7](${hw}/discussions/7) in Ideas:\n\n` +
+        "~~~ quote\n### Roadmap for 2.0\nWhat should go into 2.0?\n~~~",
+    ],
+    [
+      "discussion_comment__created",
+      "hello-world discussion #7: Roadmap for 2.0",
+      `hubot [commented](${hw}/discussions/7#discussioncomment-8401234) on [discussion #7](${hw}/discussions/7):\n\n` +
+        "~~~ quote\nDark mode, please.\n~~~",
+    ],
+    ["create__branch", "hello-world", "octocat created branch fix-greeting."],
+    ["delete__branch", "hello-world", "octocat deleted branch fix-greeting."],
+    ["ping__repository_hook", "hello-world", "GitHub webhook has been successfully configured by octocat."],
+    ["fork__to_user", "hello-world", "hubot forked [hello-world](https://github.com/hubot/hello-world)."],
+    [
+      "member__added",
+      "hello-world",
+      `octocat added [hubot](https://github.com/hubot) to [hello-world](${hw}).`,
+    ],
+    [
+      "membership__added",
+      "octo-org organization",
+      "octocat added [hubot](https://github.com/hubot) to the Maintainers team.",
+    ],
+    ["repository__archived", "hello-world", `octocat archived the repository [octocat/hello-world](${hw}).`],
+    [
+      "team_add__repository_added",
+      "octo-repo",
+      "The repository [octo-org/octo-repo](https://github.com/octo-org/octo-repo) was added to team Maintainers.",
+    ],
+    ["team__renamed", "team Maintainers", "Team `Maintainer` was renamed to `Maintainers`."],
+    [
+      "status__success",
+      "hello-world",
+      `[6dcb09b5b57](${hw}/commit/${sha}) changed its status to [success](https://ci.example.com/octocat/hello-world/builds/42).`,
+    ],
+    ["deployment__created", "hello-world / Deployment on production", "octocat created new deployment."],
+    [
+      "deployment_status__success",
+      "hello-world / Deployment on production",
+      "Deployment changed status to success.",
+    ],
+    ["page_build__built", "hello-world", "GitHub Pages build, triggered by octocat, has finished building."],
+  ];
+  it.each(cases)("%s", (name, topic, body) => {
+    expectFixture(githubsponsors, here, name, { topic, body });
+  });
+});

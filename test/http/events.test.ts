@@ -134,6 +134,14 @@ describe("GET /api/v1/events (long poll)", () => {
     });
   });
 
+  it("is not cut by the server's socket and request timeouts while it waits", async () => {
+    const { users, running } = await start({ heartbeatSeconds: 0.6 });
+    running.server.timeout = 200;
+    running.server.requestTimeout = 200;
+    const q = await registerQueue(server!, users.hamlet);
+    expect(await nextEvents(q, undefined, { skipSchemaCheck: true })).toEqual([{ type: "heartbeat", id: 0 }]);
+  });
+
   it("acknowledges with last_event_id and refuses ids already pruned or never queued", async () => {
     const { users, running } = await start();
     const q = await registerQueue(server!, users.hamlet);

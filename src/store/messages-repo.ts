@@ -236,6 +236,14 @@ export class MessagesRepo {
     return rows.map((r) => ({ id: Number(r.id), flags: Number(r.flags) }));
   }
 
+  /** Id and full name of every active user (mention resolution; lighter than full user rows). */
+  async activeUserNames(): Promise<{ id: number; fullName: string }[]> {
+    const rows = await this.db.all<{ id: number; full_name: string }>(
+      "SELECT id, full_name FROM users WHERE is_active = 1",
+    );
+    return rows.map((r) => ({ id: Number(r.id), fullName: r.full_name }));
+  }
+
   /** Highest message id the user has a row for; -1 when none. */
   async maxMessageId(userId: number): Promise<number> {
     const r = await this.db.get<{ m: number | null }>(

@@ -212,3 +212,45 @@ export function expectedPrivateMessage(
     ...(p.flags === undefined ? {} : { flags: p.flags }),
   };
 }
+
+/**
+ * Adds `n` users subscribed to the stream with multi-row INSERTs straight into the store (creating
+ * them through the API would hash n passwords). Returns their ids.
+ */
+export async function addBulkSubscribers(server: TestServer, streamId: number, n: number): Promise<number[]> {
+  const db = server.running.services.db;
+  const realmId = (await server.running.services.users.realm()).id;
+  const ids: number[] = [];
+  await db.transaction(async (tx) => {
+    const chunk = 1000;
+    for (let start = 0; start < n; start += chunk) {
+      const rows: (string | number)[] = [];
+      const count = Math.min(chunk, n - start);
+      for (let i = start; i < start + count; i++) {
+        const email = `bulk${i}@zulip.com`;
+        rows.push(
+          realmId,
+          email,
+          email,
+          `Bulk User ${i}`,
+          `bulk${i}`,
+          `bulkkey${String(i).padStart(24, "0")}`,
+          T0 * 1000,
+        );
+      }
+      const inserted = await tx.all<{ id: number }>(
+        `INSERT INTO users (realm_id, email, email_lower, full_name, short_name, api_key, date_joined_ms)
+         VALUES ${new Array(count).fill("(?, ?, ?, ?, ?, ?, ?)").join(", ")} RETURNING id`,
+        rows,
+      );
+      const userIds = inserted.map((r) => Number(r.id));
+      ids.push(...userIds);
+      await tx.run(
+        `INSERT INTO subscriptions (user_id, stream_id, active, color, date_subscribed)
+         VALUES ${userIds.map(() => "(?, ?, 1, '#76ce90', ?)").join(", ")}`,
+        userIds.flatMap((id) => [id, streamId, T0]),
+      );
+    }
+  });
+  return ids;
+}

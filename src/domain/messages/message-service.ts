@@ -10,7 +10,7 @@ import type { Db } from "../../store/db.js";
 import { MessagesRepo } from "../../store/messages-repo.js";
 import type { MessageScope } from "../../store/messages-repo.js";
 import type { EventRecipient, EventSink } from "../events/event-sink.js";
-import { mentionCandidates, renderMarkdown } from "../markdown/render.js";
+import { WILDCARD_MENTIONS, mentionCandidates, renderMarkdown } from "../markdown/render.js";
 import type { LinkableStream, MentionableUser, Rendered } from "../markdown/render.js";
 import type { StreamService } from "../streams/stream-service.js";
 import type { Stream } from "../streams/types.js";
@@ -271,11 +271,8 @@ export class MessageService {
   private async render(sender: User, content: string): Promise<Rendered> {
     const candidates = mentionCandidates(content);
     let users: MentionableUser[] = [];
-    if (candidates.names.length > 0 || candidates.ids.length > 0) {
-      users = (await this.deps.users.allUsers())
-        .filter((u) => u.isActive)
-        .map((u) => ({ id: u.id, fullName: u.fullName }));
-    }
+    const personal = candidates.names.filter((n) => !WILDCARD_MENTIONS.includes(n));
+    if (personal.length > 0 || candidates.ids.length > 0) users = await this.repo.activeUserNames();
     const streams: LinkableStream[] = [];
     for (const name of candidates.streamNames) {
       const stream = await this.deps.streams.byName(name);

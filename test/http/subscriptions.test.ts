@@ -686,6 +686,15 @@ describe("notices posted by the Notification Bot (id 2)", () => {
     ]);
   });
 
+  it("does not announce a private stream", async () => {
+    const sent = recordMessages();
+    await s.api.post(SUBS, {
+      as: s.users.hamlet,
+      params: { subscriptions: [{ name: "secret" }], invite_only: true, announce: true },
+    });
+    expect(sent).toEqual([]);
+  });
+
   it("announces nothing without announce or when no stream was created", async () => {
     const sent = recordMessages();
     await s.api.post(SUBS, { as: s.users.hamlet, params: { subscriptions: [{ name: "Denmark" }] } });

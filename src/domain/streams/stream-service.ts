@@ -421,13 +421,15 @@ export class StreamService {
           : `${mention} subscribed you to the following streams:\n\n${names.map((n) => `* #**${n}**\n`).join("")}`;
       await messages.send(bot, { type: "private", to: [user.email], content });
     }
-    if (!announce || created.length === 0 || notificationsStreamId === null) return;
+    // Only public streams are announced: a private stream's name is for its subscribers.
+    const announced = created.filter((s) => !s.inviteOnly);
+    if (!announce || announced.length === 0 || notificationsStreamId === null) return;
     const notifications = await this.repo.byId(notificationsStreamId);
     if (notifications === undefined) return;
     const mention = `@_**${actor.fullName}|${actor.id}**`;
-    const names = created.map((s) => `#**${s.name}**`);
+    const names = announced.map((s) => `#**${s.name}**`);
     const content =
-      created.length === 1
+      announced.length === 1
         ? `${mention} created a new stream ${names[0] ?? ""}.`
         : `${mention} created the following streams: ${names.join(", ")}.`;
     await messages.send(bot, { type: "stream", to: notifications.name, topic: "new streams", content });

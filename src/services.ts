@@ -4,6 +4,8 @@ import type { EventSink } from "./domain/events/event-sink.js";
 import { EventQueueService } from "./domain/events/event-queue-service.js";
 import { MemoryEventQueueStore } from "./domain/events/memory-queue-store.js";
 import { MessageService } from "./domain/messages/message-service.js";
+import { BotStorageService } from "./domain/outgoing/bot-storage-service.js";
+import { OutgoingWebhookService } from "./domain/outgoing/outgoing-webhook-service.js";
 import { StreamService } from "./domain/streams/stream-service.js";
 import { UserService } from "./domain/users/user-service.js";
 import { WebhookService } from "./domain/webhooks/webhook-service.js";
@@ -30,6 +32,10 @@ export interface Services {
   streams: StreamService;
   /** Messages, flags and unread counts; `messages.send` is how webhooks and bots post. */
   messages: MessageService;
+  /** Bots' key-value storage (`/api/v1/bot_storage`, embedded bots). */
+  botStorage: BotStorageService;
+  /** Outgoing webhooks and embedded bots: triggers, durable delivery, retries (`tick()` in tests). */
+  outgoing: OutgoingWebhookService;
   /** Highest message id the user can see (users/me, register); -1 when none. */
   maxMessageId(userId: number): Promise<number>;
   /** Stops timers and background work (event-queue GC, delivery workers). */
@@ -57,6 +63,21 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
     clock,
     logger,
   );
+  const botStorage = new BotStorageService(db);
+  const outgoing = new OutgoingWebhookService({
+    db,
+    users,
+    messages,
+    botStorage,
+    clock,
+    logger,
+    config: config.outgoingWebhooks,
+    realmUrl: () => config.externalUrl,
+    zulipVersion: config.zulipVersion,
+    zulipFeatureLevel: config.zulipFeatureLevel,
+  });
+  outgoing.start();
+  closers.push(() => outgoing.close());
   return {
     db,
     config,
@@ -68,6 +89,8 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
     webhooks,
     streams,
     messages,
+    botStorage,
+    outgoing,
     maxMessageId: (userId) => messages.maxMessageId(userId),
     async close() {
       for (const close of closers.reverse()) await close();

@@ -7,6 +7,7 @@ import {
   UnauthorizedPrincipalError,
   UserDeactivatedError,
 } from "../../errors.js";
+import { EMBEDDABLE_BOT_NAMES } from "../../../bots/index.js";
 import type { Clock } from "../../clock.js";
 import type { UsersRepo } from "../../store/users-repo.js";
 import type { EventSink } from "../events/event-sink.js";
@@ -272,7 +273,7 @@ export class UserService {
       baseUrl = (input.payloadUrl ?? "").trim();
       if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new JsonableError("payload_url is not a URL");
     }
-    if (botType === BotType.EMBEDDED && (input.serviceName ?? "") === "") {
+    if (botType === BotType.EMBEDDED && !EMBEDDABLE_BOT_NAMES.includes(input.serviceName ?? shortName)) {
       throw new JsonableError("Invalid embedded bot name.");
     }
     const bot = await this.repo.insertUser({
@@ -307,7 +308,7 @@ export class UserService {
       services.push(
         await this.repo.insertService({
           botId: bot.id,
-          name: input.serviceName ?? "",
+          name: input.serviceName ?? shortName,
           baseUrl: "",
           interface: 1,
           token: generateToken(),

@@ -2,6 +2,7 @@ import type Router from "@koa/router";
 import type { Services } from "../../services.js";
 import type { AppState } from "../state.js";
 import { authRouter } from "./auth.js";
+import { botStorageRouter } from "./bot-storage.js";
 import { eventsRouter } from "./events.js";
 import { externalRouter } from "./external.js";
 import { flagsRouter } from "./flags.js";
@@ -27,5 +28,6 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     streamsRouter(services),
     subscriptionsRouter(services),
     settingsRouter(services),
+    botStorageRouter(services),
   ];
 }

@@ -53,7 +53,7 @@ const SECRET = {
 };
 const VERONA = { ...GENERAL, stream_id: 4, name: "Verona", description: "", rendered_description: "" };
 
-async function streamNames(as: TestServer["users"]["iago"], params: Record<string, unknown> = {}) {
+async function streamNames(as: TestServer["users"]["iago"], params: Record<string, boolean> = {}) {
   const res = await s.api.get("/api/v1/streams", { as, params, ...STREAMS_SCHEMA_GAP });
   return res.body.streams?.map((x: { name: string }) => x.name) ?? res.body;
 }

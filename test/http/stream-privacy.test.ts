@@ -129,6 +129,8 @@ describe.each([
 describe("a private stream's subscribers", () => {
   it("are hidden from a member and a guest, exactly as for a stream that does not exist", async () => {
     for (const user of [s.users.hamlet, s.users.polonius]) {
+      const stream = await s.api.get("/api/v1/streams/2", { as: user });
+      expect(stream.body).toEqual(INVALID_ID);
       const res = await s.api.get("/api/v1/streams/2/members", { as: user });
       expect(res.status).toBe(400);
       expect(res.body).toEqual(INVALID_ID);

@@ -149,6 +149,29 @@ describe("GET /api/v1/streams", () => {
   });
 });
 
+describe("GET /api/v1/streams/{stream_id}", () => {
+  it("answers a public stream", async () => {
+    const res = await s.api.get("/api/v1/streams/2", { as: s.users.othello, ...STREAMS_SCHEMA_GAP });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ result: "success", msg: "", stream: DENMARK });
+  });
+
+  it("answers a private stream to its subscriber and to an administrator", async () => {
+    for (const user of [s.users.othello, s.users.iago]) {
+      const res = await s.api.get("/api/v1/streams/3", { as: user, ...STREAMS_SCHEMA_GAP });
+      expect(res.body).toEqual({ result: "success", msg: "", stream: SECRET });
+    }
+  });
+
+  it("rejects a private stream to others, exactly as a stream that does not exist", async () => {
+    const res = await s.api.get("/api/v1/streams/3", { as: s.users.hamlet });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ result: "error", msg: "Invalid stream ID", code: "BAD_REQUEST" });
+    const none = await s.api.get("/api/v1/streams/99", { as: s.users.hamlet });
+    expect(none.body).toEqual({ result: "error", msg: "Invalid stream ID", code: "BAD_REQUEST" });
+  });
+});
+
 describe("GET /api/v1/get_stream_id", () => {
   it("answers the id of a stream, case-insensitively", async () => {
     const res = await s.api.get("/api/v1/get_stream_id", {

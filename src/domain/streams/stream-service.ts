@@ -285,6 +285,15 @@ export class StreamService {
     await this.db.transaction(async (tx) => {
       const repo = new StreamsRepo(tx);
       for (const spec of missing) {
+        // Created by a concurrent request since the checks above: join it if allowed.
+        const raced = await repo.byName(spec.name);
+        if (raced !== undefined) {
+          if (raced.inviteOnly && !(await repo.isSubscribed(actor.id, raced.id))) {
+            throw new JsonableError(`Unable to access stream (${spec.name}).`);
+          }
+          targets.push({ stream: raced, color: spec.color });
+          continue;
+        }
         const description = (spec.description ?? "").replace(/\n/g, " ");
         const stream = await repo.insert({
           realmId: realm.id,
@@ -692,14 +701,23 @@ export class StreamService {
   }
 
   /**
-   * GET /streams/{id}/members: the subscriber ids of a stream the user can access (administrators
-   * also of private streams, as in Zulip); otherwise "Invalid stream ID".
+   * GET /streams/{id}: a stream the user can access (administrators also private ones, as in
+   * Zulip); otherwise "Invalid stream ID".
    */
-  async members(user: User, streamId: number): Promise<number[]> {
+  async streamFor(user: User, streamId: number): Promise<Stream> {
     const stream = await this.repo.byId(streamId);
     if (stream === undefined || !(isAdmin(user) || (await this.canAccess(user, stream)))) {
       throw new JsonableError("Invalid stream ID");
     }
+    return stream;
+  }
+
+  /**
+   * GET /streams/{id}/members: the subscriber ids of a stream the user can access (administrators
+   * also of private streams, as in Zulip); otherwise "Invalid stream ID".
+   */
+  async members(user: User, streamId: number): Promise<number[]> {
+    const stream = await this.streamFor(user, streamId);
     return this.repo.subscriberIds(stream.id);
   }
 

@@ -6,7 +6,7 @@ import { presentStream } from "../presenters/streams.js";
 import type { AppState } from "../state.js";
 import { success } from "../state.js";
 
-/** GET /streams, GET /get_stream_id, GET /streams/{id}/members. */
+/** GET /streams, GET /streams/{id}, GET /get_stream_id, GET /streams/{id}/members. */
 export function streamsRouter(services: Services): Router<AppState> {
   const { streams } = services;
   const router = new Router<AppState>({ prefix: "/api/v1" });
@@ -36,6 +36,13 @@ export function streamsRouter(services: Services): Router<AppState> {
     const args = parseArgs(ctx.state.params, { stream: str });
     const stream = await streams.accessibleByName(ctx.state.user, args.stream);
     ctx.body = success({ stream_id: stream.id });
+  });
+
+  router.get("/streams/:stream_id", async (ctx) => {
+    const raw = ctx.params["stream_id"] ?? "";
+    if (!/^[0-9]+$/.test(raw)) throw new NotFoundError();
+    const stream = await streams.streamFor(ctx.state.user, Number(raw));
+    ctx.body = success({ stream: presentStream(stream, { includeDefault: false }) });
   });
 
   router.get("/streams/:stream_id/members", async (ctx) => {

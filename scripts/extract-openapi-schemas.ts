@@ -557,7 +557,7 @@ function yamlTextWithoutIndent(): string {
   return yamlText.replace(/\n[ \t]+/g, "\n");
 }
 
-/** Zulip's RateLimitedError, as its own example shows and Zulip sends: `retry-after` is fractional seconds. */
+/** Changes to the errors every endpoint may answer with (commonErrors, below). */
 const COMMON_ERROR_OVERRIDES = [
   {
     schema: "RateLimitedError",
@@ -565,6 +565,15 @@ const COMMON_ERROR_OVERRIDES = [
     reason:
       'The YAML\'s own example of RateLimitedError has `"retry-after": 28.706807374954224`; Zulip sends ' +
       "the fractional number of seconds, and so do we.",
+  },
+  {
+    schema: "CodedErrorBase",
+    change:
+      "an error that no closed error schema accepts is checked against CodedErrorBase (result, msg, code " +
+      "required) with the data fields the YAML documents typed, other fields allowed",
+    reason:
+      "Zulip's errors carry data fields (JsonableError.data_fields: var_name, stream, queue_id, principal, " +
+      "desc, bad_value, …); the YAML documents only some of them in closed schemas.",
   },
 ];
 
@@ -602,24 +611,48 @@ for (const o of OVERRIDES) {
  * Errors any endpoint may answer with: Zulip's error vocabulary (every components/schemas/*Error,
  * which includes the common ones of its "Error handling" page). An endpoint's own error schemas are
  * examples, not an exhaustive list, so an error response is checked against them and these.
+ *
+ * Last of these comes CodedErrorBase, open: Zulip's errors carry data fields (its JsonableError
+ * `data_fields`: var_name, stream, queue_id, principal, desc, bad_value, …) and the YAML documents
+ * only a few of them. The data fields it does document keep their types there.
  */
 const errorSchemaNames = Object.keys(obj(obj(doc["components"], "components")["schemas"], "schemas")).filter(
   (n) => n.endsWith("Error"),
 );
-const commonErrors: Schema = {
-  anyOf: errorSchemaNames.map((n) => {
-    const schema = clean({ $ref: `#/components/schemas/${n}` }, n);
-    if (n === "RateLimitedError") {
-      const [closed] = objectSchemasAt(schema, []).filter(
-        (t) => isObject(t["properties"]) && "retry-after" in t["properties"],
-      );
-      if (closed === undefined || !isObject(closed["properties"]))
-        throw new Error("RateLimitedError has no retry-after");
-      closed["properties"]["retry-after"] = { type: "number" };
+const closedErrors = errorSchemaNames.map((n) => {
+  const schema = clean({ $ref: `#/components/schemas/${n}` }, n);
+  if (n === "RateLimitedError") {
+    const [closed] = objectSchemasAt(schema, []).filter(
+      (t) => isObject(t["properties"]) && "retry-after" in t["properties"],
+    );
+    if (closed === undefined || !isObject(closed["properties"]))
+      throw new Error("RateLimitedError has no retry-after");
+    closed["properties"]["retry-after"] = { type: "number" };
+  }
+  return schema;
+});
+const documentedDataFields: Schema = {};
+for (const schema of closedErrors) {
+  for (const t of objectSchemasAt(schema, [])) {
+    if (t["additionalProperties"] !== false || !isObject(t["properties"])) continue;
+    for (const [name, prop] of Object.entries(t["properties"])) {
+      if (["result", "msg", "code"].includes(name) || !isObject(prop) || Object.keys(prop).length === 0)
+        continue;
+      const known = documentedDataFields[name];
+      if (known !== undefined && JSON.stringify(known) !== JSON.stringify(prop)) {
+        throw new Error(`Error data field ${name} has two schemas`);
+      }
+      documentedDataFields[name] = prop;
     }
-    return schema;
-  }),
+  }
+}
+const openError: Schema = {
+  allOf: [
+    clean({ $ref: "#/components/schemas/CodedErrorBase" }, "CodedErrorBase"),
+    { properties: documentedDataFields },
+  ],
 };
+const commonErrors: Schema = { anyOf: [...closedErrors, openError] };
 
 const output = {
   $comment:

@@ -77,7 +77,7 @@ export async function request(
   } catch {
     parsed = undefined;
   }
-  if (opts.skipSchemaCheck !== true) assertZulipSchema(method, path, res.status, parsed);
+  assertZulipSchema(method, path, res.status, parsed, { skipped: opts.skipSchemaCheck === true });
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 

@@ -69,7 +69,11 @@ export function usersRouter(services: Services): Router<AppState> {
     const [presented] = await present([me], false, true);
     // Zulip's /users/me has no bot_type, and adds delivery_email.
     const { bot_type: _botType, ...fields } = presented ?? {};
-    ctx.body = success({ ...fields, delivery_email: me.email, max_message_id: await services.maxMessageId(me.id) });
+    ctx.body = success({
+      ...fields,
+      delivery_email: me.email,
+      max_message_id: await services.maxMessageId(me.id),
+    });
   });
 
   router.get("/users/:user", async (ctx) => {

@@ -50,8 +50,9 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
   const closers: (() => Promise<void> | void)[] = [() => eventQueues.close()];
   const streams: StreamService = new StreamService(db, events, clock, users, () => messages);
   const messages: MessageService = new MessageService({ db, users, streams, events, clock, logger });
-  // Webhooks and owner notices post through the messages service.
-  const sendMessage: SendMessage = (sender, message) => messages.send(sender, message);
+  // Webhooks and owner notices post through the messages service (integrations may leave the topic blank).
+  const sendMessage: SendMessage = (sender, message) =>
+    messages.send(sender, { ...message, allowEmptyTopic: true });
   const webhooks = new WebhookService(
     integrations,
     users,

@@ -947,6 +947,26 @@ describe("services.messages (domain API)", () => {
   });
 });
 
+describe("services.messages.send with allowEmptyTopic (integrations)", () => {
+  it("stores a blank topic as an empty one instead of rejecting it", async () => {
+    const { users } = server;
+    const services = server.running.services;
+    const bot = (await services.users.byId(users.webhookBot.id))!;
+    await expect(
+      services.messages.send(bot, { type: "stream", to: "Denmark", topic: " ", content: "x" }),
+    ).rejects.toThrow("Topic can't be empty");
+    const id = await services.messages.send(bot, {
+      type: "stream",
+      to: "Denmark",
+      topic: " ",
+      content: "x",
+      allowEmptyTopic: true,
+    });
+    const othello = (await services.users.byId(users.othello.id))!;
+    expect((await services.messages.getForUser(othello, id))["subject"]).toBe("");
+  });
+});
+
 describe("sending to a stream with 10,000 subscribers", () => {
   it("stores 10,001 recipient rows in one transaction, fast", async () => {
     const { users } = server;

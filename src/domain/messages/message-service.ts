@@ -132,7 +132,8 @@ export class MessageService {
 
   private async sendToStream(sender: User, input: SendInput): Promise<number> {
     if (input.topic === undefined) throw new JsonableError("Missing topic");
-    const topic = normalizeTopic(input.topic);
+    const topic =
+      input.allowEmptyTopic === true && input.topic.trim() === "" ? "" : normalizeTopic(input.topic);
     const content = normalizeContent(input.content);
     let to = input.to;
     if (Array.isArray(to)) {

@@ -69,6 +69,11 @@ export interface SendInput {
   content: string;
   /** The client name shown in `client` (default "Internal"). */
   client?: string | undefined;
+  /**
+   * Store a blank topic as "" instead of rejecting it ("Topic can't be empty"), as current Zulip
+   * does for integrations (shown as "general chat"). POST /messages leaves this off.
+   */
+  allowEmptyTopic?: boolean | undefined;
   /** Local echo: the sending client's event queue and its local id (`local_message_id`). */
   queueId?: string | undefined;
   localId?: string | undefined;

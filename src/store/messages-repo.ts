@@ -226,11 +226,15 @@ export class MessagesRepo {
       params.push(scope.userId);
     }
     for (const c of scope.conditions) where.push(conditionSql(c, params));
-    where.push(`m.id ${op} ?`);
+    // Range and order on the driving table's key: um.message_id (= m.id) walks the
+    // (user_id, message_id) primary key and stops after `limit` rows; ORDER BY m.id would make
+    // SQLite read and sort every message of the user first (USE TEMP B-TREE FOR ORDER BY).
+    const key = scope.historyOfStreamId !== undefined ? "m.id" : "um.message_id";
+    where.push(`${key} ${op} ?`);
     params.push(anchor);
     params.push(limit);
     const rows = await this.db.all<{ id: number; flags: number }>(
-      `SELECT m.id AS id, ${FLAGS_EXPR} AS flags FROM ${from} WHERE ${where.join(" AND ")} ORDER BY m.id ${order} LIMIT ?`,
+      `SELECT m.id AS id, ${FLAGS_EXPR} AS flags FROM ${from} WHERE ${where.join(" AND ")} ORDER BY ${key} ${order} LIMIT ?`,
       params,
     );
     return rows.map((r) => ({ id: Number(r.id), flags: Number(r.flags) }));

@@ -19,6 +19,18 @@
  */
 export type ZulipEvent = Record<string, unknown> & { type: string };
 
+/*
+ * What the messages service (src/domain/messages/) publishes, after each write commits:
+ * - `message`: `{type, message: <GET /messages dict with content = rendered HTML, content_type
+ *   "text/html", avatar_url set>, _raw_content: <Markdown>}` plus `_public_stream: true` for public
+ *   streams and `_sender_queue_id`/`_local_id` for local echo; recipients are `{id, flags}`.
+ * - `update_message`: Zulip's fields (core-api §4.2) without `flags`; recipients are `{id, flags}`
+ *   (users with the message, plus `["read"]` for subscribers of shared-history streams).
+ * - `delete_message`: the bulk form `{message_ids, message_type, stream_id?, topic?}`; bare ids.
+ * - `update_message_flags`: `{op, operation, flag, messages, all}` to the one user; only the ids
+ *   that changed, none when nothing changed (mark_all_as_read always sends `all: true`).
+ */
+
 /** A recipient with per-user data (message flags); a bare number means no per-user data. */
 export interface EventRecipient {
   id: number;

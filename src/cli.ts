@@ -7,6 +7,13 @@ import { createLogger } from "./logger.js";
 import { startServer } from "./server.js";
 import { readZuliprc, sendWebhookFixture } from "./tools/send-webhook-fixture.js";
 import { integrations } from "../integrations/index.js";
+import { loadBotServerConfig, startBotServer, stderrLogger } from "../bots/server/index.js";
+import type { RunningBotServer } from "../bots/server/index.js";
+import {
+  botserverrcSection,
+  createBotserverBot,
+  fetchBotserverrcEntry,
+} from "./domain/outgoing/botserverrc.js";
 
 /* eslint-disable no-console -- this is the command line: it talks to the terminal */
 
@@ -30,6 +37,9 @@ async function serve(argv: {
   botDomain: string | undefined;
   rateLimit: string;
   logLevel: string;
+  botserverConfig: string | undefined;
+  botserverHost: string;
+  botserverPort: number;
 }): Promise<void> {
   const base = defaultConfig({ host: argv.host, port: argv.port });
   const config: ServerConfig = {
@@ -55,15 +65,45 @@ async function serve(argv: {
   console.log(
     `Chat server listening on ${running.url} (site ${config.externalUrl}, store ${config.databaseUrl ?? config.dataDir})`,
   );
+  // The bot server in the same process: started once the chat server listens, so its start-up
+  // checks (GET server_settings, users/me for each bot) can reach it.
+  let botServer: RunningBotServer | undefined;
+  if (argv.botserverConfig !== undefined) {
+    try {
+      const bots = loadBotServerConfig({
+        configFile: argv.botserverConfig,
+        onWarning: (message) => logger.warn(message),
+      });
+      botServer = await startBotServer({
+        config: bots,
+        hostname: argv.botserverHost,
+        port: argv.botserverPort,
+        logger: stderrLogger,
+      });
+    } catch (err) {
+      await running.close();
+      throw new Error(
+        `Bot server (${argv.botserverConfig}): ${err instanceof Error ? err.message : String(err)}`,
+        {
+          cause: err,
+        },
+      );
+    }
+    console.log(
+      `Bot server listening on ${botServer.url} (bots: ${botServer.bots.map((b) => b.name).join(", ") || "none"}; config ${argv.botserverConfig})`,
+    );
+  }
   const stop = (signal: string): void => {
     logger.info(`received ${signal}, shutting down`);
-    running.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        logger.error("shutdown failed", { error: err as Error });
-        process.exit(1);
-      },
-    );
+    (botServer?.close() ?? Promise.resolve())
+      .then(() => running.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          logger.error("shutdown failed", { error: err as Error });
+          process.exit(1);
+        },
+      );
   };
   process.once("SIGINT", () => stop("SIGINT"));
   process.once("SIGTERM", () => stop("SIGTERM"));
@@ -123,6 +163,20 @@ export async function main(args: string[]): Promise<void> {
             default: "info",
             choices: ["debug", "info", "warn", "error", "silent"],
             describe: "Log verbosity",
+          })
+          .option("botserver-config", {
+            type: "string",
+            describe: "Also run the bot server in this process, with this botserverrc",
+          })
+          .option("botserver-host", {
+            type: "string",
+            default: "127.0.0.1",
+            describe: "Address of the bot server (with --botserver-config)",
+          })
+          .option("botserver-port", {
+            type: "number",
+            default: 5002,
+            describe: "Port of the bot server (with --botserver-config)",
           }),
       (argv) => serve(argv),
     )
@@ -191,7 +245,61 @@ export async function main(args: string[]): Promise<void> {
         }
       },
     )
-    .demandCommand(1, "Name a command: serve, send-webhook-fixture, integrations")
+    .command(
+      "botserverrc",
+      "Print a botserverrc section for an outgoing-webhook bot you own",
+      (y) =>
+        y
+          .option("bot", { type: "string", demandOption: true, describe: "The bot's email" })
+          .option("name", {
+            type: "string",
+            describe:
+              "Section name: the bundled bot to run (default: from the email, helloworld-bot@… → helloworld)",
+          })
+          .option("zuliprc", {
+            type: "string",
+            default: "./data/zuliprc",
+            describe: "zuliprc of the bot's owner",
+          }),
+      async (argv) => {
+        const entry = await fetchBotserverrcEntry(readZuliprc(argv.zuliprc), argv.bot, argv.name);
+        process.stdout.write(botserverrcSection(entry));
+      },
+    )
+    .command(
+      "create-bot",
+      "Create an outgoing-webhook bot for a bundled bot and print its botserverrc section",
+      (y) =>
+        y
+          .option("name", { type: "string", demandOption: true, describe: "Bundled bot (helloworld, …)" })
+          .option("zuliprc", {
+            type: "string",
+            default: "./data/zuliprc",
+            describe: "zuliprc of the user who will own the bot",
+          })
+          .option("payload-url", {
+            type: "string",
+            default: "http://127.0.0.1:5002/",
+            describe: "The bot server's URL",
+          })
+          .option("full-name", { type: "string", describe: "The bot's full name (default: --name)" })
+          .option("short-name", { type: "string", describe: "The bot's short name (default: --name)" }),
+      async (argv) => {
+        const { entry, created } = await createBotserverBot(readZuliprc(argv.zuliprc), {
+          name: argv.name,
+          payloadUrl: argv.payloadUrl,
+          fullName: argv.fullName,
+          shortName: argv.shortName,
+        });
+        console.error(
+          created
+            ? `Created the outgoing-webhook bot ${entry.email} (payload URL ${argv.payloadUrl}).`
+            : `The bot ${entry.email} exists already; its section follows.`,
+        );
+        process.stdout.write(botserverrcSection(entry));
+      },
+    )
+    .demandCommand(1, "Name a command: serve, send-webhook-fixture, integrations, botserverrc, create-bot")
     .strict()
     .help()
     .alias("h", "help")

@@ -516,7 +516,7 @@ async function idleQueues(): Promise<Section> {
 // ------------------------------------------------------------------ main
 
 async function guarded(name: string, metrics: string[], fn: () => Promise<Section>): Promise<void> {
-  if (!wanted(name)) return;
+  if (name !== "messages" && !wanted(name)) return;
   const t = Date.now();
   process.stderr.write(`bench: ${name}…\n`);
   try {

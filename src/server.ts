@@ -85,7 +85,19 @@ export async function startServer(
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
   // Listening on port 0 (tests): the URL clients use is only known now.
-  if (config.port === 0 && config.externalUrl.endsWith(":0")) config.externalUrl = url;
+  if (config.port === 0 && config.externalUrl.endsWith(":0")) {
+    config.externalUrl = url;
+    // The zuliprc written on first start named port 0: point it at the real one.
+    if (firstStart?.zuliprcPath !== undefined) {
+      fs.writeFileSync(
+        firstStart.zuliprcPath,
+        zuliprcText(firstStart.owner.email, firstStart.owner.apiKey, url),
+        {
+          mode: 0o600,
+        },
+      );
+    }
+  }
   let closed = false;
   return {
     url,

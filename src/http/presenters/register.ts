@@ -136,6 +136,7 @@ const realmUserProvider: StateProvider = {
       is_owner: user.role === Role.OWNER,
       is_moderator: user.role === Role.MODERATOR,
       is_guest: isGuest(user),
+      is_billing_admin: false,
       can_create_streams: canCreate,
       can_create_public_streams: canCreate,
       can_create_private_streams: canCreate,

@@ -197,6 +197,32 @@ describe("EventQueueService", () => {
     ).rejects.toEqual(new JsonableError("User not authorized for this query"));
   });
 
+  it("sends stream typing notifications only to queues with stream_typing_notifications", async () => {
+    const s = make();
+    const legacy = await s.allocate(user(1), REQUEST);
+    const capable = await s.allocate(user(1), {
+      ...REQUEST,
+      capabilities: { streamTypingNotifications: true },
+    });
+    const typing = {
+      type: "typing",
+      op: "start",
+      message_type: "stream",
+      sender: { user_id: 2 },
+      stream_id: 1,
+      topic: "t",
+    };
+    s.send(typing, [1]);
+    s.send(
+      { type: "typing", op: "start", message_type: "private", sender: { user_id: 2 }, recipients: [] },
+      [1],
+    );
+    await s.idle();
+    const kinds = async (q: string) =>
+      (await s.getEvents(1, { queueId: q, lastEventId: -1, dontBlock: true })).map((e) => e["message_type"]);
+    expect([await kinds(legacy), await kinds(capable)]).toEqual([["private"], ["stream", "private"]]);
+  });
+
   it("answers every waiter on close()", async () => {
     const s = make();
     const id = await s.allocate(user(1), REQUEST);

@@ -43,6 +43,14 @@ export function acceptsEvent(
   ) {
     return false;
   }
+  // Typing notifications in streams go only to clients that declared they understand them.
+  if (
+    type === "typing" &&
+    event["message_type"] === "stream" &&
+    !options.capabilities.streamTypingNotifications
+  ) {
+    return false;
+  }
   if (type === "message" && options.narrow.length > 0) {
     const message = event["message"];
     if (!isRecord(message)) return false;

@@ -145,6 +145,35 @@ describe("users and streams through zulip-js", () => {
     );
   });
 
+  it("lets an administrator create a user, who then logs in with a password", async () => {
+    const admin = await clientFor(server.users.iago);
+    const created = await admin.users.create({
+      email: "newbie@zulip.com",
+      password: "newbie-secret-password",
+      full_name: "New Bie",
+      short_name: "newbie",
+    });
+    expect(created).toEqual({ result: "success", msg: "", user_id: expect.any(Number) });
+    const newbie = await zulip({
+      realm: proxy.url,
+      username: "newbie@zulip.com",
+      password: "newbie-secret-password",
+    });
+    expect(await newbie.users.me.getProfile()).toMatchObject({
+      result: "success",
+      user_id: created["user_id"],
+      full_name: "New Bie",
+    });
+  });
+
+  it("answers an unknown stream name with an error", async () => {
+    const client = await clientFor(server.users.hamlet);
+    expect(await client.streams.getStreamId("nowhere")).toMatchObject({
+      result: "error",
+      code: "BAD_REQUEST",
+    });
+  });
+
   it("subscribes, lists, changes properties, mutes a topic and unsubscribes", async () => {
     const { hamlet } = server.users;
     const client = await clientFor(hamlet);
@@ -416,6 +445,22 @@ describe("event queues through zulip-js", () => {
       msg: `Bad event queue id: ${queueId}`,
       code: "BAD_EVENT_QUEUE_ID",
       queue_id: queueId,
+    });
+  });
+
+  it("registers for every event type with zulip-js's defaults", async () => {
+    const client = await clientFor(server.users.hamlet);
+    // No event_types: the whole initial state, checked field by field against Zulip's schema (afterEach).
+    const registered = await client.queues.register();
+    expect(registered).toMatchObject({
+      result: "success",
+      queue_id: expect.any(String),
+      zulip_version: "6.0",
+      zulip_feature_level: 153,
+    });
+    expect(await client.queues.deregister({ queue_id: registered["queue_id"] })).toEqual({
+      result: "success",
+      msg: "",
     });
   });
 

@@ -269,7 +269,7 @@ export class MessagesRepo {
     }>(
       `SELECT m.id AS id, um.flags AS flags, m.stream_id AS stream_id, m.topic AS topic, m.pm_key AS pm_key, m.sender_id AS sender_id
        FROM user_messages um JOIN messages m ON m.id = um.message_id
-       WHERE um.user_id = ? AND (um.flags & 1) = 0 ORDER BY m.id DESC LIMIT ?`,
+       WHERE um.user_id = ? AND (um.flags & 1) = 0 ORDER BY um.message_id DESC LIMIT ?`,
       [userId, limit],
     );
     return rows.reverse().map((r) => ({

@@ -6,6 +6,7 @@
 import { ManualClock } from "../../src/clock.js";
 import type { EventRecipient, ZulipEvent } from "../../src/domain/events/event-sink.js";
 import { StreamsRepo } from "../../src/store/streams-repo.js";
+import { freshPostgresSchema } from "../helpers/postgres.js";
 import { startTestServer } from "../helpers/test-server.js";
 import type { TestServer, TestUser } from "../helpers/test-server.js";
 
@@ -25,8 +26,24 @@ export interface MessagingServer extends TestServer {
   clock: ManualClock;
 }
 
+/**
+ * A test server with a ManualClock. With MESSAGES_TEST_POSTGRES=1 the store is a fresh PostgreSQL
+ * schema (dropped on close), so every messaging suite can be run against both dialects.
+ */
 export async function startMessagingServer(): Promise<MessagingServer> {
   const clock = new ManualClock();
+  if (process.env["MESSAGES_TEST_POSTGRES"] === "1") {
+    const schema = await freshPostgresSchema();
+    const server = await startTestServer({ clock, config: { databaseUrl: schema.url } });
+    const close = server.close.bind(server);
+    return Object.assign(server, {
+      clock,
+      close: async () => {
+        await close();
+        await schema.drop();
+      },
+    });
+  }
   const server = await startTestServer({ clock });
   return Object.assign(server, { clock });
 }

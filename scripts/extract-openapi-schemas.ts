@@ -61,6 +61,7 @@ const ENDPOINTS: EndpointSpec[] = [
   { method: "GET", path: "/users/me/{stream_id}/topics" },
   { method: "GET", path: "/streams" },
   { method: "GET", path: "/streams/{stream_id}" },
+  { method: "GET", path: "/streams/{stream_id}/members" },
   { method: "GET", path: "/get_stream_id" },
   { method: "POST", path: "/messages" },
   { method: "GET", path: "/messages" },
@@ -85,6 +86,7 @@ const ENDPOINTS: EndpointSpec[] = [
 const UNDOCUMENTED = [
   "GET /bots",
   "POST /bots",
+  "PATCH /bots/{bot_id}",
   "PUT /bot_storage",
   "GET /bot_storage",
   "DELETE /bot_storage",

@@ -43,15 +43,6 @@ const LIMITS = {
   server_presence_offline_threshold_seconds: 140,
 };
 
-export const EMPTY_UNREAD_MSGS = {
-  count: 0,
-  pms: [],
-  streams: [],
-  huddles: [],
-  mentions: [],
-  old_unreads_missing: false,
-};
-
 /** System bots (the Notification Bot) are Zulip's cross-realm bots: no owner. */
 function isSystemBot(u: User): boolean {
   return u.isBot && u.botOwnerId === null;
@@ -59,15 +50,6 @@ function isSystemBot(u: User): boolean {
 
 function gravatarMedium(email: string): string {
   return avatarUrl(email).replace("?d=identicon&", "?d=identicon&s=500&");
-}
-
-/** Structural views of services other areas add (absent until they land). */
-interface MessagesView {
-  unreadMessages?(userId: number): Promise<Record<string, unknown>>;
-}
-
-function messagesOf(services: Services): MessagesView | undefined {
-  return (services as unknown as { messages?: MessagesView }).messages;
 }
 
 const realmProvider: StateProvider = {
@@ -231,10 +213,7 @@ const unreadMsgsProvider: StateProvider = {
   eventTypes: ["message", "update_message_flags"],
   requireAll: true,
   async fetch({ services, user }) {
-    const messages = messagesOf(services);
-    const unread =
-      messages?.unreadMessages === undefined ? EMPTY_UNREAD_MSGS : await messages.unreadMessages(user.id);
-    return { unread_msgs: unread };
+    return { unread_msgs: await services.messages.unreadMessages(user.id) };
   },
 };
 

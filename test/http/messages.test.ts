@@ -11,6 +11,11 @@ import {
   startMessagingServer,
 } from "./message-helpers.js";
 import type { MessagingServer } from "./message-helpers.js";
+import { freshPostgresSchema, postgresAvailable } from "../helpers/postgres.js";
+import { ManualClock } from "../../src/clock.js";
+import { startTestServer } from "../helpers/test-server.js";
+
+const pgUp = await postgresAvailable();
 
 let server: MessagingServer;
 let denmark: number;
@@ -1008,5 +1013,78 @@ describe("sending to a stream with 10,000 subscribers", () => {
     // Generous bounds: the measured numbers are far below (see the log line above).
     expect(domainMs).toBeLessThan(2000);
     expect(httpMs).toBeLessThan(2000);
+  });
+});
+
+// The whole messaging suite runs on PostgreSQL with MESSAGES_TEST_POSTGRES=1; this is its smoke test.
+(pgUp ? describe : describe.skip)("on PostgreSQL", () => {
+  it("sends, narrows, edits, flags, counts unread and deletes", async () => {
+    const schema = await freshPostgresSchema();
+    const pg = await startTestServer({ clock: new ManualClock(), config: { databaseUrl: schema.url } });
+    try {
+      const { api, users } = pg;
+      const streamId = await createStream(pg, "Denmark", [users.hamlet, users.othello, users.iago]);
+      await send(pg, users.hamlet, {
+        type: "stream",
+        to: "Denmark",
+        topic: "a",
+        content: "@**Othello, the Moor of Venice**",
+      });
+      await send(pg, users.hamlet, {
+        type: "private",
+        to: JSON.stringify([users.othello.email]),
+        content: "pm",
+      });
+      const fetched = await api.get("/api/v1/messages", {
+        as: users.othello,
+        params: {
+          anchor: "newest",
+          num_before: 10,
+          num_after: 0,
+          narrow: [
+            ["stream", "Denmark"],
+            ["topic", "A"],
+          ],
+        },
+      });
+      expect(fetched.body.messages.map((m: { id: number; flags: string[] }) => [m.id, m.flags])).toEqual([
+        [1, ["mentioned"]],
+      ]);
+      expect(
+        (await api.patch("/api/v1/messages/1", { as: users.hamlet, params: { topic: "b", content: "x" } }))
+          .body,
+      ).toEqual({
+        result: "success",
+        msg: "",
+      });
+      const history = await api.get("/api/v1/messages/1/history", { as: users.othello });
+      expect(history.body.message_history).toHaveLength(2);
+      await api.post("/api/v1/messages/flags", {
+        as: users.othello,
+        params: { messages: [2], op: "add", flag: "starred" },
+      });
+      expect(await pg.running.services.messages.unreadMessages(users.othello.id)).toEqual({
+        count: 2,
+        pms: [{ other_user_id: users.hamlet.id, sender_id: users.hamlet.id, unread_message_ids: [2] }],
+        streams: [{ stream_id: streamId, topic: "b", unread_message_ids: [1] }],
+        huddles: [],
+        mentions: [],
+        old_unreads_missing: false,
+      });
+      await api.post("/api/v1/mark_stream_as_read", { as: users.othello, params: { stream_id: streamId } });
+      expect((await api.delete("/api/v1/messages/2", { as: users.iago })).body).toEqual({
+        result: "error",
+        msg: "Invalid message(s)",
+        code: "BAD_REQUEST",
+      });
+      expect((await api.delete("/api/v1/messages/1", { as: users.iago })).body).toEqual({
+        result: "success",
+        msg: "",
+      });
+      expect(await pg.running.services.maxMessageId(users.othello.id)).toBe(2);
+    } finally {
+      await pg.close();
+      await schema.drop();
+    }
   });
 });

@@ -429,7 +429,7 @@ export function botEventData(bot: User, services: BotService[]): Record<string, 
     default_sending_stream: bot.defaultSendingStream,
     default_events_register_stream: bot.defaultEventsRegisterStream,
     default_all_public_streams: bot.defaultAllPublicStreams,
-    avatar_url: null,
+    avatar_url: avatarUrl(bot.email),
     owner_id: bot.botOwnerId,
     services: services.map((s) =>
       bot.botType === BotType.EMBEDDED

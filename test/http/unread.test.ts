@@ -136,6 +136,16 @@ describe("POST /api/v1/mark_topic_as_read", () => {
     expect(log).toEqual([{ event: flagsEvent("add", "read", [1, 6]), recipients: [users.othello.id] }]);
   });
 
+  it("marks the whole stream when topic_name is empty", async () => {
+    const { api, users } = server;
+    const res = await api.post("/api/v1/mark_topic_as_read", {
+      as: users.othello,
+      params: { stream_id: denmark, topic_name: "" },
+    });
+    expect(res.body).toEqual(ok);
+    expect(await unreadIds()).toEqual([3, 4, 5]);
+  });
+
   it("rejects a topic the user has no message in, and an unknown stream", async () => {
     const { api, users } = server;
     const topic = await api.post("/api/v1/mark_topic_as_read", {

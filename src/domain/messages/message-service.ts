@@ -763,7 +763,13 @@ export class MessageService {
       throw new JsonableError(`No such topic '${topicName}'`);
     }
     const changed = await this.deps.db.transaction((tx) =>
-      new MessagesRepo(tx).changeFlag(user.id, Flag.read, true, { streamId: stream.id, topic: topicName }),
+      new MessagesRepo(tx).changeFlag(
+        user.id,
+        Flag.read,
+        true,
+        // An empty topic_name marks the whole stream, as in Zulip.
+        topicName === "" ? { streamId: stream.id } : { streamId: stream.id, topic: topicName },
+      ),
     );
     if (changed.length > 0) this.flagEvent(user.id, "add", "read", changed);
   }

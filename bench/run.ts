@@ -65,6 +65,10 @@ const P = QUICK
 /** Other work on the machine skews every figure: the 1/5/15-minute load averages are recorded. */
 const LOAD_AT_START = os.loadavg().map((n) => round(n, 2));
 
+// Diagnostics: `--webhook-subscribers N` varies the webhook stream's size (default 100).
+const WEBHOOK_SUBS = argValue("--webhook-subscribers");
+if (WEBHOOK_SUBS !== undefined) P.webhookSubscribers = Number(WEBHOOK_SUBS);
+
 const wanted = (section: string): boolean => ONLY === undefined || ONLY.includes(section);
 
 // ------------------------------------------------------------------ results

@@ -295,7 +295,7 @@ export class MessageService {
   ): Promise<void> {
     const message = await this.repo.byId(id);
     if (message === undefined) return;
-    const wire = await this.wireOne(message, HTML_EVENT, sender);
+    const wire = await this.wireOne(message, HTML_EVENT);
     const recipients: MessageRecipient[] = rows.map((r) => ({ id: r.id, flags: flagNames(r.flags) }));
     const event: Record<string, unknown> & { type: string } = {
       type: "message",
@@ -376,11 +376,7 @@ export class MessageService {
     });
   }
 
-  private async wireOne(
-    m: StoredMessage,
-    opts: PresentOptions,
-    _sender?: User,
-  ): Promise<Record<string, unknown>> {
+  private async wireOne(m: StoredMessage, opts: PresentOptions): Promise<Record<string, unknown>> {
     const [wire] = await this.wireMany([m], opts);
     return wire!;
   }
@@ -415,8 +411,20 @@ export class MessageService {
     id: number,
     present: PresentOptions = { applyMarkdown: true, clientGravatar: false },
   ): Promise<Record<string, unknown>> {
+    return (await this.getWithRawContent(user, id, present)).message;
+  }
+
+  /** GET /messages/{id}: the message (with `flags`) and its Markdown source. */
+  async getWithRawContent(
+    user: User,
+    id: number,
+    present: PresentOptions = { applyMarkdown: true, clientGravatar: false },
+  ): Promise<{ rawContent: string; message: Record<string, unknown> }> {
     const { message, flags } = await this.access(user, id);
-    return { ...(await this.wireOne(message, present)), flags: flagNames(flags) };
+    return {
+      rawContent: message.content,
+      message: { ...(await this.wireOne(message, present)), flags: flagNames(flags) },
+    };
   }
 
   // Fetching

@@ -170,15 +170,11 @@ export function messagesRouter(services: Services): Router<AppState> {
 
   router.get("/messages/:id", async (ctx) => {
     const args = parseArgs(ctx.state.params, { apply_markdown: optional(bool, true) });
-    const id = messageId(ctx);
-    const raw = await messages.getForUser(ctx.state.user, id, {
-      applyMarkdown: false,
+    const { rawContent, message } = await messages.getWithRawContent(ctx.state.user, messageId(ctx), {
+      applyMarkdown: args.apply_markdown,
       clientGravatar: false,
     });
-    const message = args.apply_markdown
-      ? await messages.getForUser(ctx.state.user, id, { applyMarkdown: true, clientGravatar: false })
-      : raw;
-    ctx.body = success({ raw_content: raw["content"], message });
+    ctx.body = success({ raw_content: rawContent, message });
   });
 
   router.patch("/messages/:id", async (ctx) => {

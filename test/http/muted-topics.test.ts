@@ -228,3 +228,26 @@ describe("PATCH /api/v1/users/me/subscriptions/muted_topics", () => {
     );
   });
 });
+
+describe("muted_topics events through an event queue", () => {
+  it("delivers the full list to the user's queue", async () => {
+    const reg = await s.api.post("/api/v1/register", {
+      as: s.users.hamlet,
+      params: { event_types: ["muted_topics"], fetch_event_types: [] },
+    });
+    expect(reg.status).toBe(200);
+    await s.api.patch(MUTED, {
+      as: s.users.hamlet,
+      params: { stream: "Denmark", topic: "Elsinore", op: "add" },
+    });
+    const res = await s.api.get("/api/v1/events", {
+      as: s.users.hamlet,
+      params: { queue_id: reg.body.queue_id, last_event_id: -1, dont_block: true },
+    });
+    expect(res.body).toEqual({
+      result: "success",
+      msg: "",
+      events: [{ type: "muted_topics", muted_topics: [["Denmark", "Elsinore", NOW]], id: 0 }],
+    });
+  });
+});

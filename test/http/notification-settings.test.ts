@@ -190,3 +190,50 @@ describe("PATCH /api/v1/settings/notifications", () => {
     ]);
   });
 });
+
+describe("update_global_notifications events through an event queue", () => {
+  it("delivers one event per changed setting to the user's queue only", async () => {
+    const queue = async (as: TestServer["users"]["hamlet"]): Promise<string> =>
+      (
+        await s.api.post("/api/v1/register", {
+          as,
+          params: { event_types: ["update_global_notifications"], fetch_event_types: [] },
+        })
+      ).body.queue_id;
+    const hamletQueue = await queue(s.users.hamlet);
+    const othelloQueue = await queue(s.users.othello);
+    await s.api.patch(SETTINGS, {
+      as: s.users.hamlet,
+      params: { enable_sounds: false, notification_sound: "ding" },
+    });
+    const mine = await s.api.get("/api/v1/events", {
+      as: s.users.hamlet,
+      params: { queue_id: hamletQueue, last_event_id: -1, dont_block: true },
+    });
+    expect(mine.body).toEqual({
+      result: "success",
+      msg: "",
+      events: [
+        {
+          type: "update_global_notifications",
+          user: "hamlet@zulip.com",
+          notification_name: "notification_sound",
+          setting: "ding",
+          id: 0,
+        },
+        {
+          type: "update_global_notifications",
+          user: "hamlet@zulip.com",
+          notification_name: "enable_sounds",
+          setting: false,
+          id: 1,
+        },
+      ],
+    });
+    const theirs = await s.api.get("/api/v1/events", {
+      as: s.users.othello,
+      params: { queue_id: othelloQueue, last_event_id: -1, dont_block: true },
+    });
+    expect(theirs.body).toEqual({ result: "success", msg: "", events: [] });
+  });
+});

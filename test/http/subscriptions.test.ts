@@ -1109,3 +1109,43 @@ describe("POST /api/v1/users/me/subscriptions/properties", () => {
     ]);
   });
 });
+
+describe("subscription events through event queues", () => {
+  it("delivers peer_add to a peer and update to the user", async () => {
+    await s.api.post(SUBS, { as: s.users.othello, params: { subscriptions: [{ name: "Denmark" }] } });
+    const queue = async (as: TestServer["users"]["hamlet"]): Promise<string> =>
+      (
+        await s.api.post("/api/v1/register", {
+          as,
+          params: { event_types: ["subscription"], fetch_event_types: [] },
+        })
+      ).body.queue_id;
+    const othelloQueue = await queue(s.users.othello);
+    await s.api.post(SUBS, { as: s.users.hamlet, params: { subscriptions: [{ name: "Denmark" }] } });
+    const hamletQueue = await queue(s.users.hamlet);
+    await s.api.post(`${SUBS}/properties`, {
+      as: s.users.hamlet,
+      params: { subscription_data: [{ stream_id: 2, property: "pin_to_top", value: true }] },
+    });
+    const peers = await s.api.get("/api/v1/events", {
+      as: s.users.othello,
+      params: { queue_id: othelloQueue, last_event_id: -1, dont_block: true },
+    });
+    expect(peers.body).toEqual({
+      result: "success",
+      msg: "",
+      events: [{ type: "subscription", op: "peer_add", stream_ids: [2], user_ids: [3], id: 0 }],
+    });
+    const mine = await s.api.get("/api/v1/events", {
+      as: s.users.hamlet,
+      params: { queue_id: hamletQueue, last_event_id: -1, dont_block: true },
+    });
+    expect(mine.body).toEqual({
+      result: "success",
+      msg: "",
+      events: [
+        { type: "subscription", op: "update", property: "pin_to_top", value: true, stream_id: 2, id: 0 },
+      ],
+    });
+  });
+});

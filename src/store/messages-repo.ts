@@ -1,5 +1,5 @@
 import type { Queryable, SqlValue } from "./db.js";
-import { placeholders, sqlBool } from "./db.js";
+import { sqlBool } from "./db.js";
 import type {
   EditHistoryEntry,
   MessageCondition,
@@ -44,9 +44,6 @@ function toMessage(r: MessageRow): StoredMessage {
     isMeMessage: r.is_me_message === 1,
   };
 }
-
-/** Rows per multi-row INSERT: 3 parameters each stays far below SQLite's and PostgreSQL's limits. */
-const INSERT_CHUNK = 2000;
 
 /** Flags of a message a user never received but may read through public history: read + historical. */
 const HISTORICAL = 1 | 1024;
@@ -136,17 +133,28 @@ export class MessagesRepo {
     return Number(r!.id);
   }
 
-  /** One multi-row INSERT per INSERT_CHUNK recipients: no per-row round trip. */
+  /**
+   * Every recipient row in ONE statement with one JSON parameter ([[user_id, flags], …]), whatever
+   * the number of recipients: one round trip, and a constant SQL text (prepared once).
+   */
   async insertUserMessages(messageId: number, rows: readonly { id: number; flags: number }[]): Promise<void> {
-    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-      const chunk = rows.slice(start, start + INSERT_CHUNK);
-      const params: SqlValue[] = [];
-      for (const r of chunk) params.push(r.id, messageId, r.flags);
-      await this.db.run(
-        `INSERT INTO user_messages (user_id, message_id, flags) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
-        params,
-      );
-    }
+    if (rows.length === 0) return;
+    const pairs = JSON.stringify(rows.map((r) => [r.id, r.flags]));
+    await this.db.run(
+      this.db.dialect === "sqlite"
+        ? `INSERT INTO user_messages (user_id, message_id, flags)
+           SELECT json_extract(value, '$[0]'), ?, json_extract(value, '$[1]') FROM json_each(?)`
+        : `INSERT INTO user_messages (user_id, message_id, flags)
+           SELECT (e->>0)::bigint, ?, (e->>1)::bigint FROM json_array_elements(?::json) AS e`,
+      [messageId, pairs],
+    );
+  }
+
+  /** `IN (…)` over a JSON array parameter: one constant SQL text for any number of ids. */
+  private idsIn(): string {
+    return this.db.dialect === "sqlite"
+      ? "(SELECT value FROM json_each(?))"
+      : "(SELECT json_array_elements_text(?::json)::bigint)";
   }
 
   async byId(id: number): Promise<StoredMessage | undefined> {
@@ -157,16 +165,11 @@ export class MessagesRepo {
   /** Messages by id, ascending; unknown ids are skipped. */
   async byIds(ids: readonly number[]): Promise<StoredMessage[]> {
     if (ids.length === 0) return [];
-    const out: StoredMessage[] = [];
-    for (let start = 0; start < ids.length; start += INSERT_CHUNK) {
-      const chunk = ids.slice(start, start + INSERT_CHUNK);
-      const rows = await this.db.all<MessageRow>(
-        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id IN (${placeholders(chunk.length)})`,
-        chunk,
-      );
-      out.push(...rows.map(toMessage));
-    }
-    return out.sort((a, b) => a.id - b.id);
+    const rows = await this.db.all<MessageRow>(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id IN ${this.idsIn()} ORDER BY id`,
+      [JSON.stringify(ids)],
+    );
+    return rows.map(toMessage);
   }
 
   /** The user's flags bitmask for the message; undefined when the user has no row for it. */
@@ -181,14 +184,12 @@ export class MessagesRepo {
   /** The user's flags for several messages (only those the user has rows for). */
   async flagsOfMany(userId: number, messageIds: readonly number[]): Promise<Map<number, number>> {
     const out = new Map<number, number>();
-    for (let start = 0; start < messageIds.length; start += INSERT_CHUNK) {
-      const chunk = messageIds.slice(start, start + INSERT_CHUNK);
-      const rows = await this.db.all<{ message_id: number; flags: number }>(
-        `SELECT message_id, flags FROM user_messages WHERE user_id = ? AND message_id IN (${placeholders(chunk.length)})`,
-        [userId, ...chunk],
-      );
-      for (const r of rows) out.set(Number(r.message_id), Number(r.flags));
-    }
+    if (messageIds.length === 0) return out;
+    const rows = await this.db.all<{ message_id: number; flags: number }>(
+      `SELECT message_id, flags FROM user_messages WHERE user_id = ? AND message_id IN ${this.idsIn()}`,
+      [userId, JSON.stringify(messageIds)],
+    );
+    for (const r of rows) out.set(Number(r.message_id), Number(r.flags));
     return out;
   }
 
@@ -297,8 +298,8 @@ export class MessagesRepo {
     params.push(userId);
     if (filter.messageIds !== undefined) {
       if (filter.messageIds.length === 0) return [];
-      where.push(`message_id IN (${placeholders(filter.messageIds.length)})`);
-      params.push(...filter.messageIds);
+      where.push(`message_id IN ${this.idsIn()}`);
+      params.push(JSON.stringify(filter.messageIds));
     }
     if (filter.streamId !== undefined) {
       where.push(

@@ -20,6 +20,8 @@ interface Received {
   url: string;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The client's port: equal for requests over one kept-alive connection. */
+  remotePort: number | undefined;
 }
 
 interface Answer {
@@ -48,6 +50,7 @@ class FakeBotEndpoint {
           url: req.url ?? "",
           headers: req.headers,
           body: Buffer.concat(chunks).toString("utf8"),
+          remotePort: req.socket.remotePort,
         };
         this.received.push(got);
         const answer = this.answer(got);
@@ -255,6 +258,17 @@ describe("outgoing webhooks: what triggers a bot", () => {
       "tell me, @**Outgoing Bot**, why",
       "@**Outgoing Bot|8** hi",
     ]);
+  });
+
+  it("reuses one kept-alive connection for consecutive webhook calls", async () => {
+    const s = await setup();
+    await sendStream(s, s.server.users.hamlet, "@**Outgoing Bot** one");
+    await sendStream(s, s.server.users.hamlet, "@**Outgoing Bot** two");
+    await sendPrivate(s, s.server.users.othello, ["outgoing-bot@zulip.com"], "three");
+    const ports = s.endpoint.received.map((r) => r.remotePort);
+    expect(ports).toHaveLength(3);
+    expect(new Set(ports).size).toBe(1);
+    expect(s.endpoint.received[0]?.headers["connection"]).toBe("keep-alive");
   });
 
   it("posts trigger private_message for a private message to the bot", async () => {

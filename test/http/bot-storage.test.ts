@@ -150,7 +150,12 @@ describe("GET /api/v1/bot_storage", () => {
         { fullName: "Other Bot", shortName: "other", botType: 1 },
       )
     ).bot;
-    const res = await get(undefined, { email: other.email, apiKey: other.apiKey });
+    const res = await get(undefined, {
+      id: other.id,
+      email: other.email,
+      apiKey: other.apiKey,
+      fullName: "Other Bot",
+    });
     expect(res.body).toEqual({ result: "success", msg: "", storage: {} });
   });
 });

@@ -40,6 +40,8 @@ async function serve(argv: {
   botserverConfig: string | undefined;
   botserverHost: string;
   botserverPort: number;
+  outgoingWebhookTimeout: number;
+  outgoingWebhookMaxAttempts: number;
 }): Promise<void> {
   const base = defaultConfig({ host: argv.host, port: argv.port });
   const config: ServerConfig = {
@@ -53,6 +55,11 @@ async function serve(argv: {
     botDomain: argv.botDomain ?? argv.ownerEmail.split("@")[1] ?? "example.com",
     rateLimit: parseRateLimit(argv.rateLimit),
     logLevel: argv.logLevel as LogLevel,
+    outgoingWebhooks: {
+      ...base.outgoingWebhooks,
+      timeoutSeconds: argv.outgoingWebhookTimeout,
+      maxAttempts: argv.outgoingWebhookMaxAttempts,
+    },
   };
   const logger = createLogger(config.logLevel);
   const running = await startServer(config, { logger, ownerPassword: argv.ownerPassword });
@@ -177,6 +184,16 @@ export async function main(args: string[]): Promise<void> {
             type: "number",
             default: 5002,
             describe: "Port of the bot server (with --botserver-config)",
+          })
+          .option("outgoing-webhook-timeout", {
+            type: "number",
+            default: 10,
+            describe: "Seconds an outgoing webhook request may take",
+          })
+          .option("outgoing-webhook-max-attempts", {
+            type: "number",
+            default: 4,
+            describe: "Attempts on timeouts and connection errors (retried after 1 s, 2 s, 4 s, …)",
           }),
       (argv) => serve(argv),
     )

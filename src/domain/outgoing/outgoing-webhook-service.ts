@@ -122,11 +122,11 @@ export class OutgoingWebhookService {
     const interval = this.deps.config.pollIntervalMs;
     if (interval > 0) {
       this.timer = setInterval(() => {
-        void this.tick();
+        this.pollLogged();
       }, interval);
       this.timer.unref();
     }
-    void this.tick();
+    this.pollLogged();
   }
 
   /** Stops listening and the timer, interrupts requests in flight (their jobs stay pending). */
@@ -143,13 +143,26 @@ export class OutgoingWebhookService {
 
   /** Runs every job due now and waits for them (and for any other delivery in flight). */
   async tick(): Promise<number> {
-    if (this.closing) return 0;
+    const count = await this.poll();
+    await this.idle();
+    return count;
+  }
+
+  private pollLogged(): void {
+    this.poll().catch((err: unknown) => {
+      this.deps.logger.error("outgoing webhook worker: scanning for due jobs failed", {
+        error: err as Error,
+      });
+    });
+  }
+
+  /** Starts every job due now (one scan at a time); does not wait for the deliveries. */
+  private poll(): Promise<number> {
+    if (this.closing) return Promise.resolve(0);
     this.ticking ??= this.runDue().finally(() => {
       this.ticking = undefined;
     });
-    const count = await this.ticking;
-    await this.idle();
-    return count;
+    return this.ticking;
   }
 
   /** Resolves when no delivery is in flight. */

@@ -3,22 +3,38 @@ import type { Db, Queryable, RunResult, SqlValue } from "./db.js";
 
 type Statement = Database.Statement<unknown[], unknown>;
 
+interface PendingTx {
+  fn: (tx: Queryable) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+/** At most this many logical transactions share one SQLite commit. */
+const MAX_GROUP = 64;
+
 /**
  * SQLite through better-sqlite3, in WAL mode. The driver is synchronous; the async interface lets
- * the same services run on PostgreSQL. Transactions are serialised by a queue so that two requests
- * awaiting inside transactions never interleave their statements.
+ * the same services run on PostgreSQL.
+ *
+ * Transactions are serialised (two requests awaiting inside transactions never interleave their
+ * statements) and **group-committed**: transactions that queue up while one runs join the same
+ * SQLite transaction, each inside its own SAVEPOINT (a failing one rolls back alone), and all of
+ * them resolve only after the shared COMMIT. A message to a stream dirties one index page per
+ * recipient, so sharing a commit between concurrent sends saves most of the WAL writes.
+ * Writes outside a transaction that arrive while one is open are queued as transactions too, so a
+ * rollback never takes them along.
  */
 export class SqliteDb implements Db {
   readonly dialect = "sqlite" as const;
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Statement>();
-  private txQueue: Promise<unknown> = Promise.resolve();
-  private txActive = false;
+  private readonly pending: PendingTx[] = [];
+  private draining = false;
   /** What a transaction's callback sees: runs its statements directly, never queued. */
   private readonly inTx: Queryable = {
     dialect: "sqlite",
     all: (sql, params) => Promise.resolve(this.allNow(sql, params)),
-    get: (sql, params) => Promise.resolve(this.prepare(sql).get(...(params ?? [])) as never),
+    get: (sql, params) => Promise.resolve(this.getNow(sql, params) as never),
     run: (sql, params) => Promise.resolve(this.runNow(sql, params)),
     exec: (sql) => Promise.resolve(void this.db.exec(sql)),
   };
@@ -47,16 +63,32 @@ export class SqliteDb implements Db {
     return stmt;
   }
 
+  /** True when a statement must not run inside someone else's open transaction. */
+  private mustQueue(sql: string): boolean {
+    return this.draining && !this.prepare(sql).readonly;
+  }
+
   all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    if (this.mustQueue(sql)) return this.transaction((tx) => tx.all<T>(sql, params));
     return Promise.resolve(this.allNow<T>(sql, params));
   }
 
   get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
-    return Promise.resolve(this.prepare(sql).get(...params) as T | undefined);
+    if (this.mustQueue(sql)) return this.transaction((tx) => tx.get<T>(sql, params));
+    return Promise.resolve(this.getNow<T>(sql, params));
+  }
+
+  run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
+    if (this.mustQueue(sql)) return this.transaction((tx) => tx.run(sql, params));
+    return Promise.resolve(this.runNow(sql, params));
   }
 
   private allNow<T>(sql: string, params: readonly SqlValue[] = []): T[] {
     return this.prepare(sql).all(...params) as T[];
+  }
+
+  private getNow<T>(sql: string, params: readonly SqlValue[] = []): T | undefined {
+    return this.prepare(sql).get(...params) as T | undefined;
   }
 
   private runNow(sql: string, params: readonly SqlValue[] = []): RunResult {
@@ -68,36 +100,54 @@ export class SqliteDb implements Db {
     return { changes: stmt.run(...params).changes };
   }
 
-  run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
-    if (!this.txActive) return Promise.resolve(this.runNow(sql, params));
-    // A write outside the open transaction waits for it, so a rollback never takes it along.
-    const result = this.txQueue.then(() => this.runNow(sql, params));
-    this.txQueue = result.catch(() => undefined);
-    return result;
-  }
-
   exec(sql: string): Promise<void> {
     this.db.exec(sql);
     return Promise.resolve();
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    const result = this.txQueue.then(async () => {
-      this.db.exec("BEGIN IMMEDIATE");
-      this.txActive = true;
-      try {
-        const value = await fn(this.inTx);
-        this.db.exec("COMMIT");
-        return value;
-      } catch (err) {
-        if (this.db.inTransaction) this.db.exec("ROLLBACK");
-        throw err;
-      } finally {
-        this.txActive = false;
-      }
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.draining) void this.drain();
     });
-    this.txQueue = result.catch(() => undefined);
-    return result;
+  }
+
+  /** Runs queued transactions, several per SQLite commit, until none are left. */
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.pending.length > 0) {
+        const group: { job: PendingTx; ok: boolean; value: unknown; error: unknown }[] = [];
+        this.db.exec("BEGIN IMMEDIATE");
+        try {
+          for (let n = 0; n < MAX_GROUP && this.pending.length > 0; n++) {
+            const job = this.pending.shift()!;
+            this.db.exec("SAVEPOINT logical_tx");
+            try {
+              const value = await job.fn(this.inTx);
+              this.db.exec("RELEASE logical_tx");
+              group.push({ job, ok: true, value, error: undefined });
+            } catch (err) {
+              this.db.exec("ROLLBACK TO logical_tx");
+              this.db.exec("RELEASE logical_tx");
+              group.push({ job, ok: false, value: undefined, error: err });
+            }
+          }
+          this.db.exec("COMMIT");
+        } catch (err) {
+          // The group could not be committed: nothing of it is stored, so every member fails.
+          if (this.db.inTransaction) this.db.exec("ROLLBACK");
+          for (const g of group) g.job.reject(g.ok ? err : g.error);
+          continue;
+        }
+        for (const g of group) {
+          if (g.ok) g.job.resolve(g.value);
+          else g.job.reject(g.error);
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
   }
 
   close(): Promise<void> {

@@ -87,10 +87,34 @@ export class UserService {
     return realm;
   }
 
+  /**
+   * Recently authenticated users by lower-case email. Long-polling clients authenticate every few
+   * seconds; a short TTL bounds how long another process's change (a new key, a deactivation) can
+   * go unseen, and this process's own changes drop the entry at once.
+   */
+  private readonly authCache = new Map<string, { user: User; expiresAt: number }>();
+  private static readonly AUTH_CACHE_MS = 5000;
+
+  private forget(user: User): void {
+    this.authCache.delete(user.email.toLowerCase());
+  }
+
   /** HTTP Basic credentials → the active user, with Zulip's messages in Zulip's order. */
   async authenticate(email: string, apiKey: string): Promise<User> {
     if (!isWellFormedApiKey(apiKey)) throw new UnauthorizedError("Malformed API key");
-    const user = await this.repo.byEmail(email);
+    const cacheKey = email.toLowerCase();
+    const now = this.clock.now();
+    const cached = this.authCache.get(cacheKey);
+    let user: User | undefined;
+    if (cached !== undefined && cached.expiresAt > now) {
+      user = cached.user;
+    } else {
+      user = await this.repo.byEmail(email);
+      if (user !== undefined && user.isActive) {
+        if (this.authCache.size > 10000) this.authCache.clear();
+        this.authCache.set(cacheKey, { user, expiresAt: now + UserService.AUTH_CACHE_MS });
+      }
+    }
     // Compare against a dummy key when the user is unknown, so timing does not reveal emails.
     const expected = user?.apiKey ?? "x".repeat(32);
     if (!constantTimeEqual(apiKey, expected) || user === undefined)
@@ -394,6 +418,7 @@ export class UserService {
   async regenerateApiKey(user: User): Promise<string> {
     const key = generateApiKey();
     await this.repo.setApiKey(user.id, key);
+    this.forget(user);
     return key;
   }
 }

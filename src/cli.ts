@@ -12,6 +12,7 @@ import type { RunningBotServer } from "../bots/server/index.js";
 import {
   botserverrcSection,
   createBotserverBot,
+  fetchAllBotserverrcEntries,
   fetchBotserverrcEntry,
 } from "./domain/outgoing/botserverrc.js";
 
@@ -264,10 +265,13 @@ export async function main(args: string[]): Promise<void> {
     )
     .command(
       "botserverrc",
-      "Print a botserverrc section for an outgoing-webhook bot you own",
+      "Print botserverrc sections for outgoing-webhook bots you own",
       (y) =>
         y
-          .option("bot", { type: "string", demandOption: true, describe: "The bot's email" })
+          .option("bot", {
+            type: "string",
+            describe: "The bot's email (default: every outgoing-webhook bot you own)",
+          })
           .option("name", {
             type: "string",
             describe:
@@ -279,8 +283,13 @@ export async function main(args: string[]): Promise<void> {
             describe: "zuliprc of the bot's owner",
           }),
       async (argv) => {
-        const entry = await fetchBotserverrcEntry(readZuliprc(argv.zuliprc), argv.bot, argv.name);
-        process.stdout.write(botserverrcSection(entry));
+        const rc = readZuliprc(argv.zuliprc);
+        const entries =
+          argv.bot === undefined
+            ? await fetchAllBotserverrcEntries(rc)
+            : [await fetchBotserverrcEntry(rc, argv.bot, argv.name)];
+        if (entries.length === 0) throw new Error(`${rc.email} owns no outgoing-webhook bot`);
+        process.stdout.write(entries.map(botserverrcSection).join("\n"));
       },
     )
     .command(

@@ -183,6 +183,13 @@ describe("bots end to end (real processes)", () => {
       path.join(dataDir, "zuliprc"),
     ]);
     expect([again.code, again.output]).toEqual([0, section![0]]);
+    const all = await runProcess([
+      "bin/chat-server.js",
+      "botserverrc",
+      "--zuliprc",
+      path.join(dataDir, "zuliprc"),
+    ]);
+    expect([all.code, all.output]).toEqual([0, section![0]]);
 
     botServer = start(["bin/botserver.js", "--config-file", rc, "--port", String(botPort)]);
     await botServer.waitFor(/listening on http:\/\/127\.0\.0\.1:\d+\/ with bots: helloworld/);

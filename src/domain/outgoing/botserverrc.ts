@@ -24,6 +24,7 @@ interface ApiBot {
   email: string;
   api_key: string;
   bot_type: number;
+  is_active?: boolean;
   services: { base_url?: string; token?: string }[];
 }
 
@@ -57,6 +58,14 @@ export async function fetchBotserverrcEntry(
     throw new Error(`${rc.email} owns no bot ${botEmail} (GET /api/v1/bots on ${rc.site})`);
   }
   return entryOf(bot, name ?? sectionNameOf(bot.email), rc.site);
+}
+
+/** Sections for every active outgoing-webhook bot the zuliprc's user owns (Zulip's "Download botserverrc"). */
+export async function fetchAllBotserverrcEntries(rc: ChatApiCredentials): Promise<BotserverrcEntry[]> {
+  const client = new ChatApiClient(rc, { userAgent: "chat-server-cli" });
+  return (await ownedBots(client))
+    .filter((b) => b.bot_type === 3 && b.is_active !== false && b.services[0]?.token !== undefined)
+    .map((b) => entryOf(b, sectionNameOf(b.email), rc.site));
 }
 
 export interface CreateBotOptions {

@@ -327,6 +327,7 @@ export async function main(args: string[]): Promise<void> {
     )
     .demandCommand(1, "Name a command: serve, send-webhook-fixture, integrations, botserverrc, create-bot")
     .strict()
+    .showHelpOnFail(false, "Run with --help for usage.")
     .help()
     .alias("h", "help")
     .parseAsync();

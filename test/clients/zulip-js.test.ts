@@ -174,6 +174,21 @@ describe("users and streams through zulip-js", () => {
     });
   });
 
+  it("creates a private stream, with the boolean passed as a string", async () => {
+    const { hamlet, othello } = server.users;
+    const h = await clientFor(hamlet);
+    // zulip-js's multipart encoder cannot take a boolean (it throws ERR_INVALID_ARG_TYPE): send "true".
+    const created = await h.users.me.subscriptions.add({
+      subscriptions: [{ name: "Elsinore" }],
+      invite_only: "true",
+    });
+    expect(created).toMatchObject({ result: "success", subscribed: { [hamlet.email]: ["Elsinore"] } });
+    const mine = await h.streams.retrieve();
+    expect(mine["streams"]).toContainEqual(expect.objectContaining({ name: "Elsinore", invite_only: true }));
+    const others = await (await clientFor(othello)).streams.retrieve();
+    expect((others["streams"] as { name: string }[]).map((st) => st.name)).not.toContain("Elsinore");
+  });
+
   it("subscribes, lists, changes properties, mutes a topic and unsubscribes", async () => {
     const { hamlet } = server.users;
     const client = await clientFor(hamlet);

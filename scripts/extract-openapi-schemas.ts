@@ -6,7 +6,8 @@
  *   node bin/run-ts.js scripts/extract-openapi-schemas.ts [path-to-zulip-openapi.yaml]
  *
  * Default input: ../shared/reference/zulip-openapi.yaml. What it does to Zulip's schemas:
- * - keeps structure only: descriptions, examples, `deprecated`, `default` and `x-*` keys are dropped;
+ * - keeps structure only: descriptions, examples, `deprecated`, `default`, `title`, `format` and
+ *   `x-*` keys are dropped (an unknown keyword stops the script);
  * - resolves every `$ref` (schemas and shared responses) inline;
  * - turns OpenAPI 3.0 `nullable: true` into JSON Schema (`type: [T, "null"]`, `null` in an `enum`);
  * - turns `oneOf` into `anyOf`: Zulip lists overlapping alternatives (identical error schemas, an

@@ -327,7 +327,12 @@ export async function main(args: string[]): Promise<void> {
     )
     .demandCommand(1, "Name a command: serve, send-webhook-fixture, integrations, botserverrc, create-bot")
     .strict()
-    .showHelpOnFail(false, "Run with --help for usage.")
+    .fail((msg: string | null, err: Error | undefined) => {
+      // One clear line, no usage dump and no stack trace (logs at --log-level debug have details).
+      console.error(err instanceof Error ? err.message : (msg ?? "Failed"));
+      if (!(err instanceof Error)) console.error("Run with --help for usage.");
+      process.exit(1);
+    })
     .help()
     .alias("h", "help")
     .parseAsync();

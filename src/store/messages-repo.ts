@@ -242,9 +242,22 @@ export class MessagesRepo {
   }
 
   /** Id and full name of every active user (mention resolution; lighter than full user rows). */
-  async activeUserNames(): Promise<{ id: number; fullName: string }[]> {
+  /**
+   * Active users whose full name (case-insensitively) or id is among those given: the only users a
+   * message's mentions can name. Uses the users_full_name_lower index.
+   */
+  async activeUsersNamed(
+    lowerNames: readonly string[],
+    ids: readonly number[],
+  ): Promise<{ id: number; fullName: string }[]> {
+    if (lowerNames.length === 0 && ids.length === 0) return [];
+    const names =
+      this.db.dialect === "sqlite"
+        ? "(SELECT value FROM json_each(?))"
+        : "(SELECT json_array_elements_text(?::json))";
     const rows = await this.db.all<{ id: number; full_name: string }>(
-      "SELECT id, full_name FROM users WHERE is_active = 1",
+      `SELECT id, full_name FROM users WHERE is_active = 1 AND (lower(full_name) IN ${names} OR id IN ${this.idsIn()})`,
+      [JSON.stringify(lowerNames), JSON.stringify(ids)],
     );
     return rows.map((r) => ({ id: Number(r.id), fullName: r.full_name }));
   }

@@ -273,7 +273,9 @@ export class MessageService {
     const candidates = mentionCandidates(content);
     let users: MentionableUser[] = [];
     const personal = candidates.names.filter((n) => !WILDCARD_MENTIONS.includes(n));
-    if (personal.length > 0 || candidates.ids.length > 0) users = await this.repo.activeUserNames();
+    if (personal.length > 0 || candidates.ids.length > 0) {
+      users = await this.repo.activeUsersNamed(personal, candidates.ids);
+    }
     const streams: LinkableStream[] = [];
     for (const name of candidates.streamNames) {
       const stream = await this.deps.streams.byName(name);

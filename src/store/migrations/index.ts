@@ -2,7 +2,8 @@ import { foundation } from "./001-foundation.js";
 import { streams } from "./002-streams.js";
 import { messages } from "./003-messages.js";
 import { outgoingWebhooks } from "./004-outgoing-webhooks.js";
+import { indexes } from "./005-indexes.js";
 import type { Migration } from "./types.js";
 
 /** Every migration, in order. A new one is one file and one line here. */
-export const migrations: readonly Migration[] = [foundation, streams, messages, outgoingWebhooks];
+export const migrations: readonly Migration[] = [foundation, streams, messages, outgoingWebhooks, indexes];

@@ -11,6 +11,12 @@ interface PendingTx {
 
 /** At most this many logical transactions share one SQLite commit. */
 const MAX_GROUP = 64;
+/** Commits closer together than this mean the store is busy (then a commit waits one tick). */
+const BUSY_WINDOW_MS = 50;
+
+function now(): number {
+  return performance.now();
+}
 
 /**
  * SQLite through better-sqlite3, in WAL mode. The driver is synchronous; the async interface lets
@@ -30,6 +36,9 @@ export class SqliteDb implements Db {
   private readonly statements = new Map<string, Statement>();
   private readonly pending: PendingTx[] = [];
   private draining = false;
+  /** Transactions arrived close together recently: worth waiting a tick to group them. */
+  private busy = false;
+  private lastCommitAt = 0;
   /** What a transaction's callback sees: runs its statements directly, never queued. */
   private readonly inTx: Queryable = {
     dialect: "sqlite",
@@ -120,7 +129,14 @@ export class SqliteDb implements Db {
         const group: { job: PendingTx; ok: boolean; value: unknown; error: unknown }[] = [];
         this.db.exec("BEGIN IMMEDIATE");
         try {
-          for (let n = 0; n < MAX_GROUP && this.pending.length > 0; n++) {
+          for (let n = 0; n < MAX_GROUP; n++) {
+            if (this.pending.length === 0) {
+              // Under load, let the requests already read off the sockets queue their transactions
+              // and share this commit; when nothing else is waiting, commit at once.
+              if (!this.busy) break;
+              await new Promise<void>((resolve) => setImmediate(resolve));
+              if (this.pending.length === 0) break;
+            }
             const job = this.pending.shift()!;
             this.db.exec("SAVEPOINT logical_tx");
             try {
@@ -134,6 +150,8 @@ export class SqliteDb implements Db {
             }
           }
           this.db.exec("COMMIT");
+          this.busy = group.length > 1 || now() - this.lastCommitAt < BUSY_WINDOW_MS;
+          this.lastCommitAt = now();
         } catch (err) {
           // The group could not be committed: nothing of it is stored, so every member fails.
           if (this.db.inTransaction) this.db.exec("ROLLBACK");

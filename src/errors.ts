@@ -25,7 +25,9 @@ export type ErrorCode =
   | "INVALID_WEBHOOK_SIGNATURE"
   | "NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
-  | "REQUEST_TOO_LARGE";
+  | "REQUEST_TOO_LARGE"
+  | "REACTION_ALREADY_EXISTS"
+  | "REACTION_DOES_NOT_EXIST";
 
 /** An error the client may see: status, code, message and extra top-level fields. */
 export class JsonableError extends Error {
@@ -236,6 +238,20 @@ export class RequestTooLargeError extends JsonableError {
   override readonly httpStatus = 413;
   constructor(limitBytes: number) {
     super(`Request body too large (limit: ${limitBytes} bytes)`);
+  }
+}
+
+export class ReactionAlreadyExistsError extends JsonableError {
+  override readonly code = "REACTION_ALREADY_EXISTS";
+  constructor() {
+    super("Reaction already exists.");
+  }
+}
+
+export class ReactionDoesNotExistError extends JsonableError {
+  override readonly code = "REACTION_DOES_NOT_EXIST";
+  constructor() {
+    super("Reaction doesn't exist.");
   }
 }
 

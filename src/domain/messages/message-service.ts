@@ -2,6 +2,8 @@ import type { Clock } from "../../clock.js";
 import {
   BadNarrowError,
   JsonableError,
+  ReactionAlreadyExistsError,
+  ReactionDoesNotExistError,
   StreamDoesNotExistError,
   StreamIdDoesNotExistError,
 } from "../../errors.js";
@@ -9,6 +11,7 @@ import type { Logger } from "../../logger.js";
 import type { Db } from "../../store/db.js";
 import { MessagesRepo } from "../../store/messages-repo.js";
 import type { MessageScope } from "../../store/messages-repo.js";
+import { ReactionsRepo } from "../../store/reactions-repo.js";
 import type { EventRecipient, EventSink } from "../events/event-sink.js";
 import { WILDCARD_MENTIONS, mentionCandidates, renderMarkdown } from "../markdown/render.js";
 import type { LinkableStream, MentionableUser, Rendered } from "../markdown/render.js";
@@ -20,6 +23,7 @@ import type { User } from "../users/types.js";
 import { API_FLAGS, EDITABLE_FLAGS, Flag, HISTORICAL_FLAGS, flagNames } from "./flags.js";
 import type { FlagName } from "./flags.js";
 import { buildHistory } from "./history.js";
+import { checkEmoji, emojiByName } from "./reaction-emoji.js";
 import type {
   EditHistoryEntry,
   EditRequest,
@@ -29,6 +33,8 @@ import type {
   MessageRecipient,
   NarrowTerm,
   PresentOptions,
+  Reaction,
+  ReactionRequest,
   SendInput,
   SentListener,
   SentMessage,
@@ -297,7 +303,7 @@ export class MessageService {
   ): Promise<void> {
     const message = await this.repo.byId(id);
     if (message === undefined) return;
-    const wire = await this.wireOne(message, HTML_EVENT);
+    const wire = await this.wireOne(message, HTML_EVENT, { isNew: true });
     const recipients: MessageRecipient[] = rows.map((r) => ({ id: r.id, flags: flagNames(r.flags) }));
     const event: Record<string, unknown> & { type: string } = {
       type: "message",
@@ -341,12 +347,25 @@ export class MessageService {
     return this.realmStr;
   }
 
-  /** Message dicts for stored messages, in order, with a shared user/stream cache. */
+  /**
+   * Message dicts for stored messages, in order, with a shared user/stream cache; their reactions
+   * are loaded in one query (skipped for a message just sent, which has none).
+   */
   private async wireMany(
     messages: readonly StoredMessage[],
     opts: PresentOptions,
+    { isNew = false }: { isNew?: boolean } = {},
   ): Promise<Record<string, unknown>[]> {
     const realmStr = await this.realm();
+    const reactions = new Map<number, Reaction[]>();
+    if (!isNew) {
+      const all = await new ReactionsRepo(this.deps.db).forMessages(messages.map((m) => m.id));
+      for (const r of all) {
+        const list = reactions.get(r.messageId);
+        if (list === undefined) reactions.set(r.messageId, [r]);
+        else list.push(r);
+      }
+    }
     const userIds = new Set<number>();
     const streamIds = new Set<number>();
     for (const m of messages) {
@@ -372,14 +391,19 @@ export class MessageService {
           realmStr,
           streamName: m.streamId === null ? undefined : streamNames.get(m.streamId),
           participants: pmIds(m).flatMap((id) => users.get(id) ?? []),
+          reactions: reactions.get(m.id),
         },
         opts,
       );
     });
   }
 
-  private async wireOne(m: StoredMessage, opts: PresentOptions): Promise<Record<string, unknown>> {
-    const [wire] = await this.wireMany([m], opts);
+  private async wireOne(
+    m: StoredMessage,
+    opts: PresentOptions,
+    extra: { isNew?: boolean } = {},
+  ): Promise<Record<string, unknown>> {
+    const [wire] = await this.wireMany([m], opts, extra);
     return wire!;
   }
 
@@ -737,6 +761,83 @@ export class MessageService {
       event["topic"] = message.topic;
     }
     this.deps.events.send(event, recipients);
+  }
+
+  // Reactions
+
+  /**
+   * POST /messages/{id}/reactions (Zulip's check_add_reaction). The emoji's code and type default
+   * to what its name stands for. Reacting with an emoji someone already used on the message is a
+   * vote for it (that reaction's name is kept). A reader of public history without a row for the
+   * message gets a read+historical one, as in Zulip, so that later events about it reach them.
+   */
+  async addReaction(user: User, messageId: number, req: ReactionRequest): Promise<void> {
+    await this.access(user, messageId);
+    let name = req.emojiName ?? "";
+    let { emojiCode: code, reactionType: type } = req;
+    if (code === undefined || type === undefined) {
+      const byName = emojiByName(name);
+      code ??= byName.emojiCode;
+      type ??= byName.reactionType;
+    }
+    const reactions = new ReactionsRepo(this.deps.db);
+    if ((await reactions.find(messageId, user.id, code, type)) !== undefined) {
+      throw new ReactionAlreadyExistsError();
+    }
+    const existing = await reactions.firstWithEmoji(messageId, code, type);
+    const reactionType = existing?.reactionType ?? checkEmoji(name, code, type);
+    if (existing !== undefined) name = existing.emojiName;
+    const reaction: Reaction = { messageId, userId: user.id, emojiName: name, emojiCode: code, reactionType };
+    const added = await this.deps.db.transaction(async (tx) => {
+      await new MessagesRepo(tx).insertUserMessage(user.id, messageId, HISTORICAL_FLAGS);
+      return new ReactionsRepo(tx).add(reaction);
+    });
+    if (!added) throw new ReactionAlreadyExistsError();
+    await this.reactionEvent(user, "add", reaction);
+  }
+
+  /**
+   * DELETE /messages/{id}/reactions (Zulip's remove_reaction): by `emoji_code`, else by what
+   * `emoji_name` stands for; `reaction_type` defaults to the name's type, else "unicode_emoji".
+   */
+  async removeReaction(user: User, messageId: number, req: ReactionRequest): Promise<void> {
+    await this.access(user, messageId);
+    let { emojiCode: code, reactionType: type } = req;
+    if (code === undefined) {
+      if (req.emojiName === undefined) {
+        throw new JsonableError(
+          "At least one of the following arguments must be present: emoji_name, emoji_code",
+        );
+      }
+      const byName = emojiByName(req.emojiName);
+      code = byName.emojiCode;
+      type ??= byName.reactionType;
+    }
+    const emojiCode = code;
+    const reactionType = type ?? "unicode_emoji";
+    const removed = await this.deps.db.transaction((tx) =>
+      new ReactionsRepo(tx).remove(messageId, user.id, emojiCode, reactionType),
+    );
+    if (removed === undefined) throw new ReactionDoesNotExistError();
+    await this.reactionEvent(user, "remove", removed);
+  }
+
+  /** Zulip's notify_reaction_update: to every user with a row for the message. */
+  private async reactionEvent(user: User, op: "add" | "remove", r: Reaction): Promise<void> {
+    const rows = await this.repo.rowsOfMessage(r.messageId);
+    this.deps.events.send(
+      {
+        type: "reaction",
+        op,
+        user_id: user.id,
+        user: { user_id: user.id, email: user.email, full_name: user.fullName, is_mirror_dummy: false },
+        message_id: r.messageId,
+        emoji_name: r.emojiName,
+        emoji_code: r.emojiCode,
+        reaction_type: r.reactionType,
+      },
+      rows.map((row) => row.userId),
+    );
   }
 
   // Flags

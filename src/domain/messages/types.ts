@@ -163,3 +163,22 @@ export interface UnreadMessages {
   mentions: number[];
   old_unreads_missing: boolean;
 }
+
+/** Zulip's emoji namespaces: an emoji is identified by its code within its type. */
+export type ReactionType = "unicode_emoji" | "realm_emoji" | "zulip_extra_emoji";
+
+/** One user's emoji reaction on a message. */
+export interface Reaction {
+  messageId: number;
+  userId: number;
+  emojiName: string;
+  emojiCode: string;
+  reactionType: ReactionType;
+}
+
+/** What POST/DELETE /messages/{id}/reactions take (Zulip's names; `emojiName` optional on remove). */
+export interface ReactionRequest {
+  emojiName?: string | undefined;
+  emojiCode?: string | undefined;
+  reactionType?: string | undefined;
+}

@@ -1,6 +1,6 @@
 import { avatarUrl } from "../users/avatar.js";
 import type { User } from "../users/types.js";
-import type { EditHistoryEntry, PresentOptions, StoredMessage } from "./types.js";
+import type { EditHistoryEntry, PresentOptions, Reaction, StoredMessage } from "./types.js";
 
 /** What a message dict needs besides the stored row. */
 export interface WireContext {
@@ -10,11 +10,26 @@ export interface WireContext {
   streamName?: string | undefined;
   /** Private messages: every participant including the sender. */
   participants?: readonly User[] | undefined;
+  /** The message's reactions, oldest first (none when omitted). */
+  reactions?: readonly Reaction[] | undefined;
 }
 
 /** A `display_recipient` element of a private message. */
 export function displayRecipientUser(u: User): Record<string, unknown> {
   return { email: u.email, full_name: u.fullName, id: u.id, short_name: u.shortName, is_mirror_dummy: false };
+}
+
+/**
+ * A `reactions` element of a message object. Zulip's schema (`EmojiReaction`) allows exactly these
+ * fields; the deprecated `user` object is not sent (the OpenAPI checks reject it).
+ */
+export function reactionWire(r: Reaction): Record<string, unknown> {
+  return {
+    emoji_name: r.emojiName,
+    emoji_code: r.emojiCode,
+    reaction_type: r.reactionType,
+    user_id: r.userId,
+  };
 }
 
 /** The stored edit history as message objects show it: newest first, without the render version. */
@@ -47,7 +62,7 @@ export function messageWire(
     subject_links: [],
     topic_links: [],
     is_me_message: m.isMeMessage,
-    reactions: [],
+    reactions: (ctx.reactions ?? []).map(reactionWire),
     submessages: [],
     sender_full_name: ctx.sender.fullName,
     sender_email: ctx.sender.email,

@@ -116,7 +116,7 @@ function messageId(ctx: AppContext): number {
   return Number(raw);
 }
 
-/** Sending, fetching, editing, history and deletion of messages. */
+/** Sending, fetching, editing, history and deletion of messages, and emoji reactions. */
 export function messagesRouter(services: Services): Router<AppState> {
   const { messages } = services;
   const router = new Router<AppState>({ prefix: "/api/v1" });
@@ -198,6 +198,34 @@ export function messagesRouter(services: Services): Router<AppState> {
 
   router.delete("/messages/:id", async (ctx) => {
     await messages.delete(ctx.state.user, messageId(ctx));
+    ctx.body = success();
+  });
+
+  router.post("/messages/:id/reactions", async (ctx) => {
+    const args = parseArgs(ctx.state.params, {
+      emoji_name: str,
+      emoji_code: optional(str),
+      reaction_type: optional(str),
+    });
+    await messages.addReaction(ctx.state.user, messageId(ctx), {
+      emojiName: args.emoji_name,
+      emojiCode: args.emoji_code,
+      reactionType: args.reaction_type,
+    });
+    ctx.body = success();
+  });
+
+  router.delete("/messages/:id/reactions", async (ctx) => {
+    const args = parseArgs(ctx.state.params, {
+      emoji_name: optional(str),
+      emoji_code: optional(str),
+      reaction_type: optional(str),
+    });
+    await messages.removeReaction(ctx.state.user, messageId(ctx), {
+      emojiName: args.emoji_name,
+      emojiCode: args.emoji_code,
+      reactionType: args.reaction_type,
+    });
     ctx.body = success();
   });
 

@@ -3,7 +3,15 @@ import { streams } from "./002-streams.js";
 import { messages } from "./003-messages.js";
 import { outgoingWebhooks } from "./004-outgoing-webhooks.js";
 import { indexes } from "./005-indexes.js";
+import { reactions } from "./006-reactions.js";
 import type { Migration } from "./types.js";
 
 /** Every migration, in order. A new one is one file and one line here. */
-export const migrations: readonly Migration[] = [foundation, streams, messages, outgoingWebhooks, indexes];
+export const migrations: readonly Migration[] = [
+  foundation,
+  streams,
+  messages,
+  outgoingWebhooks,
+  indexes,
+  reactions,
+];

@@ -118,9 +118,8 @@ async function post(params: Record<string, string>): Promise<number> {
 async function roundTrip(queue: Queue, params: Record<string, string>, from: string): Promise<number> {
   const started = performance.now();
   const id = await post(params);
-  // helloworld also reacts with :wave:; this server has no reactions endpoint yet, so that call
-  // fails, the bot server answers 500 and the bot posts Zulip's failure notices a moment later.
-  // Those may interleave with the next round, hence the match on the reply's text.
+  // helloworld also reacts with :wave: after replying; the reaction event may interleave with the
+  // next round, hence the match on the reply's text.
   const reply = await queue.waitForMessage(
     (m) => m.sender_email === from && m.id > id && m.content === "beep boop",
   );

@@ -50,8 +50,7 @@ export class EmbeddedBotStorage implements BotStorage {
 /**
  * The BotHandler of an embedded bot (bot_type 4), over the domain services: messages are sent and
  * edited as the bot, storage is the bot's bot_storage, config is its bot_config. `react` does
- * nothing: Zulip's embedded handler does not implement it either (and this server has no
- * reactions yet).
+ * nothing: Zulip's embedded handler does not implement it either.
  */
 export class EmbeddedBotHandler implements BotHandler {
   readonly identity: BotIdentity;

@@ -151,4 +151,32 @@ describe("ChatApiClient errors", () => {
       await server.close();
     }
   });
+
+  it("treats reacting twice with the same emoji as done, and other reaction errors as errors", async () => {
+    const app = new Koa();
+    app.use((ctx) => {
+      if (ctx.path === "/api/v1/users/me") {
+        ctx.body = { result: "success", msg: "", email: "bot@example.com", full_name: "The Bot", user_id: 3 };
+        return;
+      }
+      ctx.status = 400;
+      ctx.body =
+        ctx.path === "/api/v1/messages/7/reactions"
+          ? { result: "error", msg: "Reaction already exists.", code: "REACTION_ALREADY_EXISTS" }
+          : { result: "error", msg: "Invalid message(s)", code: "BAD_REQUEST" };
+    });
+    const server = await listen(app);
+    try {
+      const client = new ChatApiClient({ email: "bot@example.com", key: "k", site: server.url });
+      const handler = new RestBotHandler(client, await fetchBotIdentity(client));
+      await expect(handler.react({ id: 7 } as never, "wave")).resolves.toBeUndefined();
+      const err = await handler.react({ id: 8 } as never, "wave").catch((e: unknown) => e);
+      expect([(err as ChatApiError).code, (err as ChatApiError).message]).toEqual([
+        "BAD_REQUEST",
+        "Invalid message(s)",
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -222,8 +222,14 @@ export class RestBotHandler implements BotHandler {
     return this.sendMessage(replyTarget(message, content, widgetContent));
   }
 
+  /** Adds an emoji reaction; reacting again with the same emoji is not an error (it is already there). */
   async react(message: BotMessage, emojiName: string): Promise<void> {
-    await this.client.call("POST", `messages/${message.id}/reactions`, { emoji_name: emojiName });
+    try {
+      await this.client.call("POST", `messages/${message.id}/reactions`, { emoji_name: emojiName });
+    } catch (err) {
+      if (err instanceof ChatApiError && err.code === "REACTION_ALREADY_EXISTS") return;
+      throw err;
+    }
   }
 
   async updateMessage(update: MessageUpdate): Promise<void> {

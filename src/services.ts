@@ -49,6 +49,8 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
   const users = new UserService(new UsersRepo(db), events, clock, () => config.botDomain);
   const closers: (() => Promise<void> | void)[] = [() => eventQueues.close()];
   const streams: StreamService = new StreamService(db, events, clock, users, () => messages);
+  // As in Zulip, new human users join the organization's default streams ("general").
+  users.onUserCreated((user) => streams.subscribeToDefaultStreams(user));
   const messages: MessageService = new MessageService({ db, users, streams, events, clock, logger });
   // Webhooks and owner notices post through the messages service (integrations may leave the topic blank).
   const sendMessage: SendMessage = (sender, message) =>

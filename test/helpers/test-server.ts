@@ -63,7 +63,15 @@ export async function startTestServer(
   const { users } = running.services;
   const iago = running.firstStart!.owner;
   const mk = (email: string, fullName: string, role: number = Role.MEMBER): Promise<User> =>
-    users.createUser(iago, { email, password: `${email}-password`, fullName, role });
+    // The cast starts with no subscriptions (tests subscribe them as they need); a user created
+    // through POST /users joins the default streams as in Zulip.
+    users.createUser(iago, {
+      email,
+      password: `${email}-password`,
+      fullName,
+      role,
+      joinDefaultStreams: false,
+    });
   const hamlet = await mk("hamlet@zulip.com", "King Hamlet");
   const othello = await mk("othello@zulip.com", "Othello, the Moor of Venice");
   const cordelia = await mk("cordelia@zulip.com", "Cordelia, Lear's daughter");

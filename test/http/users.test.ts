@@ -217,6 +217,24 @@ describe("POST /api/v1/users", () => {
     expect(me.body.full_name).toBe("New Bie");
   });
 
+  it("subscribes the new user to the organization's default streams", async () => {
+    const res = await t.api.post("/api/v1/users", {
+      as: t.users.iago,
+      params: { email: "joiner@zulip.com", password: "joiner-pass", full_name: "Joiner" },
+    });
+    expect(res.status).toBe(200);
+    const key = await t.api.post("/api/v1/fetch_api_key", {
+      params: { username: "joiner@zulip.com", password: "joiner-pass" },
+    });
+    const subs = await t.api.get("/api/v1/users/me/subscriptions", {
+      as: { email: "joiner@zulip.com", apiKey: key.body.api_key },
+    });
+    expect(subs.status).toBe(200);
+    expect((subs.body.subscriptions as { name: string }[]).map((s) => s.name)).toEqual(["general"]);
+    const members = await t.api.get("/api/v1/streams/1/members", { as: t.users.iago });
+    expect(members.body.subscribers).toContain(res.body.user_id);
+  });
+
   it("refuses non-administrators, duplicate emails, bad emails and missing arguments", async () => {
     const member = await t.api.post("/api/v1/users", {
       as: t.users.hamlet,

@@ -239,7 +239,14 @@ export class UserService {
 
   async createUser(
     actor: User,
-    input: { email: string; password: string | undefined; fullName: string; role?: number },
+    input: {
+      email: string;
+      password: string | undefined;
+      fullName: string;
+      role?: number;
+      /** Join the default streams (true, as in Zulip; seeding code may choose otherwise). */
+      joinDefaultStreams?: boolean;
+    },
   ): Promise<User> {
     this.requireAdmin(actor);
     const email = input.email.trim();
@@ -261,7 +268,17 @@ export class UserService {
       dateJoinedMs: this.clock.now(),
     });
     await this.announceUser(user);
+    if (input.joinDefaultStreams !== false) {
+      for (const listener of this.createdListeners) await listener(user);
+    }
     return user;
+  }
+
+  private readonly createdListeners: ((user: User) => Promise<void>)[] = [];
+
+  /** Runs after a human user is created (default-stream subscriptions hook in here). */
+  onUserCreated(listener: (user: User) => Promise<void>): void {
+    this.createdListeners.push(listener);
   }
 
   private async announceUser(user: User): Promise<void> {

@@ -18,6 +18,11 @@ import {
 
 /* eslint-disable no-console -- this is the command line: it talks to the terminal */
 
+/** A database URL without its password, for logs. */
+function redactUrl(url: string): string {
+  return url.replace(/^([a-z]+:\/\/[^:/@]+):[^@/]*@/i, "$1:***@");
+}
+
 function parseRateLimit(value: string): ServerConfig["rateLimit"] {
   if (value === "off") return null;
   const m = /^(\d+)\/(\d+)$/.exec(value);
@@ -71,7 +76,7 @@ async function serve(argv: {
     if (zuliprcPath !== undefined) console.log(`Wrote ${zuliprcPath} (the owner's API credentials).`);
   }
   console.log(
-    `Chat server listening on ${running.url} (site ${config.externalUrl}, store ${config.databaseUrl ?? config.dataDir})`,
+    `Chat server listening on ${running.url} (site ${config.externalUrl}, store ${config.databaseUrl === undefined ? config.dataDir : redactUrl(config.databaseUrl)})`,
   );
   // The bot server in the same process: started once the chat server listens, so its start-up
   // checks (GET server_settings, users/me for each bot) can reach it.

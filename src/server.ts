@@ -43,6 +43,9 @@ export async function ensureRealm(
 ): Promise<FirstStart | undefined> {
   const existing = await services.db.get<{ id: number }>("SELECT id FROM realms LIMIT 1");
   if (existing !== undefined) return undefined;
+  // Make sure the zuliprc can be written before creating anything (with PostgreSQL the data dir
+  // holds only the zuliprc and may not exist yet).
+  if (config.dataDir !== ":memory:") fs.mkdirSync(config.dataDir, { recursive: true });
   const password = ownerPassword ?? generatePassword();
   const { owner } = await services.users.createRealm({
     stringId: config.realmStringId,

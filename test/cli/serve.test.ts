@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { basicAuthHeader } from "../helpers/client.js";
+import { freshPostgresSchema, postgresAvailable } from "../helpers/postgres.js";
 import { runProcess, startProcess } from "../helpers/process.js";
 import type { RunningProcess } from "../helpers/process.js";
 
@@ -73,6 +74,39 @@ describe("chat-server serve", () => {
     });
     const bots = (await again.json()) as { bots: { username: string; api_key: string }[] };
     expect(bots.bots.map((b) => [b.username, b.api_key])).toEqual([[created.email, created.api_key]]);
+  });
+
+  it("keeps its store in PostgreSQL with --database, writing the zuliprc to a new data dir", async () => {
+    if (!(await postgresAvailable())) {
+      console.warn("PostgreSQL is not reachable: skipping the serve --database test");
+      return;
+    }
+    const schema = await freshPostgresSchema();
+    const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "chat-serve-pg-")), "not-yet");
+    try {
+      const p = startProcess([
+        "bin/chat-server.js",
+        "serve",
+        "--port",
+        "0",
+        "--data-dir",
+        dataDir,
+        "--database",
+        schema.url,
+        "--log-level",
+        "warn",
+      ]);
+      running.push(p);
+      const [, url] = await p.waitFor(/listening on (http:\/\/\S+)/);
+      const rc = readZuliprc(path.join(dataDir, "zuliprc"));
+      const me = await fetch(`${url}/api/v1/users/me`, {
+        headers: { authorization: basicAuthHeader({ email: rc.email, apiKey: rc.key }) },
+      });
+      expect(me.status).toBe(200);
+      await p.stop();
+    } finally {
+      await schema.drop();
+    }
   });
 
   it("prints help", async () => {

@@ -48,7 +48,7 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
   const events: EventSink = eventQueues;
   const users = new UserService(new UsersRepo(db), events, clock, () => config.botDomain);
   const closers: (() => Promise<void> | void)[] = [() => eventQueues.close()];
-  const streams: StreamService = new StreamService(db, events, clock, users, () => messages);
+  const streams: StreamService = new StreamService(db, events, clock, users, () => messages, logger);
   // As in Zulip, new human users join the organization's default streams ("general").
   users.onUserCreated((user) => streams.subscribeToDefaultStreams(user));
   const messages: MessageService = new MessageService({ db, users, streams, events, clock, logger });

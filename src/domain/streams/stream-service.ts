@@ -1,3 +1,5 @@
+import type { Logger } from "../../logger.js";
+import { silentLogger } from "../../logger.js";
 import MarkdownIt from "markdown-it";
 import type { Clock } from "../../clock.js";
 import { JsonableError, StreamDoesNotExistError, UnauthorizedPrincipalError } from "../../errors.js";
@@ -80,6 +82,7 @@ export class StreamService {
     private readonly users: UserService,
     /** The messages service once it exists; undefined → no announcement/notices are posted. */
     private readonly messages: () => StreamMessageSender | undefined = () => undefined,
+    private readonly logger: Logger = silentLogger,
   ) {}
 
   private get repo(): StreamsRepo {
@@ -335,7 +338,12 @@ export class StreamService {
     }
 
     await this.publishSubscribed(created, added, newViewers);
-    await this.notifySubscribed(actor, created, added, opts.announce, realm.notificationsStreamId);
+    // The subscriptions are committed: a notice that cannot be posted must not turn them into an error.
+    try {
+      await this.notifySubscribed(actor, created, added, opts.announce, realm.notificationsStreamId);
+    } catch (err) {
+      this.logger.warn("could not post a subscription notice", { actor_id: actor.id, error: err as Error });
+    }
 
     const byEmail = (pairs: { user: User; stream: Stream }[]): Record<string, string[]> => {
       const out: Record<string, string[]> = {};

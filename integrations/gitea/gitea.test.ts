@@ -1,9 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
-import fs from "node:fs";
 import { JsonableError } from "../../src/errors.js";
-import { dispatchWebhook } from "../kit/dispatch.js";
 import type { DispatchOutcome } from "../kit/dispatch.js";
-import { describeCases } from "../kit/testing.js";
+import { casePayload, describeCases, dispatchPayload, onlyMessage } from "../kit/testing.js";
 import gitea from "./index.js";
 
 describeCases(gitea, new URL("./fixtures/cases", import.meta.url));
@@ -11,26 +9,13 @@ describeCases(gitea, new URL("./fixtures/cases", import.meta.url));
 type Json = Record<string, unknown>;
 
 /** A recorded payload, deep-copied so a test may edit it. */
-function fixture(caseId: string): Json {
-  const file = new URL(`./fixtures/cases/${caseId}.json`, import.meta.url);
-  return structuredClone((JSON.parse(fs.readFileSync(file, "utf8")) as { fixture: Json }).fixture);
-}
+const fixture = (caseId: string): Json => casePayload(new URL("./fixtures/cases", import.meta.url), caseId);
 
 function send(event: string, payload: unknown, params: Record<string, string> = {}): DispatchOutcome {
-  return dispatchWebhook(gitea, {
-    headers: { "content-type": "application/json", "x-gitea-event": event },
-    params: { stream: "commits", ...params },
-    rawBody: Buffer.from(JSON.stringify(payload)),
-  });
+  return dispatchPayload(gitea, event, payload, params);
 }
 
-function message(outcome: DispatchOutcome): { topic: string; body: string } {
-  if (outcome.kind !== "messages") throw new Error(`expected a message, got ${outcome.kind}`);
-  expect(outcome.messages).toHaveLength(1);
-  const [m] = outcome.messages;
-  if (m === undefined) throw new Error("no message");
-  return m;
-}
+const message = onlyMessage;
 
 const repository = {
   name: "test",

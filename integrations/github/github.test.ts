@@ -1,10 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
-import fs from "node:fs";
 import { JsonableError } from "../../src/errors.js";
 import type { Integration } from "../kit/index.js";
-import { dispatchWebhook } from "../kit/dispatch.js";
 import type { DispatchOutcome } from "../kit/dispatch.js";
-import { describeCases } from "../kit/testing.js";
+import { casePayload, describeCases, dispatchPayload, onlyMessage } from "../kit/testing.js";
 import github from "./index.js";
 import githubsponsors from "./sponsors.js";
 
@@ -16,10 +14,7 @@ describeCases(githubsponsors, cases, (c) => c.url_path === "/api/v1/external/git
 type Json = Record<string, unknown>;
 
 /** A recorded payload, deep-copied so a test may edit it. */
-function fixture(caseId: string): Json {
-  const file = new URL(`./fixtures/cases/${caseId}.json`, import.meta.url);
-  return structuredClone((JSON.parse(fs.readFileSync(file, "utf8")) as { fixture: Json }).fixture);
-}
+const fixture = (caseId: string): Json => casePayload(new URL("./fixtures/cases", import.meta.url), caseId);
 
 function send(
   event: string,
@@ -27,20 +22,10 @@ function send(
   params: Record<string, string> = {},
   integration: Integration = github,
 ): DispatchOutcome {
-  return dispatchWebhook(integration, {
-    headers: { "content-type": "application/json", "x-github-event": event },
-    params: { stream: "github", ...params },
-    rawBody: Buffer.from(JSON.stringify(payload)),
-  });
+  return dispatchPayload(integration, event, payload, params);
 }
 
-function message(outcome: DispatchOutcome): { topic: string; body: string } {
-  if (outcome.kind !== "messages") throw new Error(`expected a message, got ${outcome.kind}`);
-  expect(outcome.messages).toHaveLength(1);
-  const [m] = outcome.messages;
-  if (m === undefined) throw new Error("no message");
-  return m;
-}
+const message = onlyMessage;
 
 function errorOf(run: () => unknown): Record<string, unknown> {
   try {

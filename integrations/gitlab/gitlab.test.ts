@@ -1,9 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
-import fs from "node:fs";
 import { JsonableError } from "../../src/errors.js";
-import { dispatchWebhook } from "../kit/dispatch.js";
 import type { DispatchOutcome } from "../kit/dispatch.js";
-import { describeCases } from "../kit/testing.js";
+import { casePayload, describeCases, dispatchPayload } from "../kit/testing.js";
 import gitlab from "./index.js";
 
 describeCases(gitlab, new URL("./fixtures/cases", import.meta.url));
@@ -11,23 +9,14 @@ describeCases(gitlab, new URL("./fixtures/cases", import.meta.url));
 type Json = Record<string, unknown>;
 
 /** A recorded payload, deep-copied so a test may edit it. */
-function fixture(caseId: string): Json {
-  const file = new URL(`./fixtures/cases/${caseId}.json`, import.meta.url);
-  return structuredClone((JSON.parse(fs.readFileSync(file, "utf8")) as { fixture: Json }).fixture);
-}
+const fixture = (caseId: string): Json => casePayload(new URL("./fixtures/cases", import.meta.url), caseId);
 
 function send(
   event: string | undefined,
   payload: unknown,
   params: Record<string, string> = {},
 ): DispatchOutcome {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (event !== undefined) headers["x-gitlab-event"] = event;
-  return dispatchWebhook(gitlab, {
-    headers,
-    params: { stream: "gitlab", ...params },
-    rawBody: Buffer.from(JSON.stringify(payload)),
-  });
+  return dispatchPayload(gitlab, event, payload, params);
 }
 
 function message(outcome: DispatchOutcome): { topic: string; body: string } {

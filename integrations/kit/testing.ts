@@ -1,10 +1,12 @@
 import { describe, expect, it } from "@jest/globals";
+import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { JsonableError } from "../../src/errors.js";
 import { caseRequest, loadCases } from "./cases.js";
 import type { WebhookCase } from "./cases.js";
 import type { Integration } from "./define-integration.js";
 import { dispatchWebhook } from "./dispatch.js";
+import type { DispatchOutcome } from "./dispatch.js";
 import { fixtureRequest } from "./fixtures.js";
 
 /** What a case must produce, read from the case file (never computed by production code). */
@@ -123,4 +125,40 @@ export function expectFixture(
   expect(outcome.kind).toBe("messages");
   if (outcome.kind !== "messages") return;
   expect(outcome.messages[outcome.messages.length - 1]).toEqual(expected);
+}
+
+/** A recorded case's payload, deep-copied so a test may edit it: `casePayload(casesDir, "test_push")`. */
+export function casePayload(casesDir: URL, caseId: string): Record<string, unknown> {
+  const file = new URL(`${casesDir.href.replace(/\/?$/, "/")}${caseId}.json`);
+  const recorded = JSON.parse(fs.readFileSync(file, "utf8")) as { fixture: Record<string, unknown> };
+  return structuredClone(recorded.fixture);
+}
+
+/**
+ * Dispatches `payload` as a JSON body, with the integration's event header set to `event` when
+ * given: the pure pipeline, for unit tests of events the recorded cases do not show.
+ */
+export function dispatchPayload(
+  integration: Integration,
+  event: string | undefined,
+  payload: unknown,
+  params: Record<string, string> = {},
+): DispatchOutcome {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (event !== undefined && integration.eventHeader !== undefined)
+    headers[integration.eventHeader.toLowerCase()] = event;
+  return dispatchWebhook(integration, {
+    headers,
+    params: { stream: integration.name, ...params },
+    rawBody: Buffer.from(JSON.stringify(payload)),
+  });
+}
+
+/** The one message an outcome holds (fails the test otherwise). */
+export function onlyMessage(outcome: DispatchOutcome): { topic: string; body: string } {
+  if (outcome.kind !== "messages") throw new Error(`expected a message, got ${outcome.kind}`);
+  expect(outcome.messages).toHaveLength(1);
+  const [m] = outcome.messages;
+  if (m === undefined) throw new Error("no message");
+  return m;
 }

@@ -3,6 +3,7 @@ import Router from "@koa/router";
 import { basicAuth } from "./http/middleware/basic-auth.js";
 import { bodyParser } from "./http/middleware/body.js";
 import { errorHandler } from "./http/middleware/error-handler.js";
+import { eventFilterBounds } from "./http/middleware/event-filters.js";
 import { rateLimit } from "./http/middleware/rate-limit.js";
 import { requestLog } from "./http/middleware/request-log.js";
 import { authenticatedRouters, publicRouters } from "./http/routes/index.js";
@@ -22,6 +23,7 @@ export function createApp(services: Services): Koa<AppState> {
   app.use(
     bodyParser({ limitBytes: services.config.bodyLimitBytes, lenientJsonPaths: /^\/api\/v1\/external\// }),
   );
+  app.use(eventFilterBounds());
 
   for (const router of publicRouters(services)) {
     app.use(router.routes());

@@ -1,6 +1,7 @@
+import { Writable } from "node:stream";
 import type { Middleware } from "koa";
 import { koaBody } from "koa-body";
-import { InvalidJsonError, RequestTooLargeError } from "../../errors.js";
+import { BadRequestError, InvalidJsonError, JsonableError, RequestTooLargeError } from "../../errors.js";
 import type { AppState } from "../state.js";
 
 function lastValue(v: string | string[] | undefined): string | undefined {
@@ -20,13 +21,44 @@ function toParams(obj: Record<string, unknown>): Record<string, string> {
 async function readRaw(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of stream) {
-    const buf = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-    size += buf.length;
-    if (size > limit) throw new RequestTooLargeError(limit);
-    chunks.push(buf);
+  try {
+    for await (const chunk of stream) {
+      const buf = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      size += buf.length;
+      if (size > limit) throw new RequestTooLargeError(limit);
+      chunks.push(buf);
+    }
+  } catch (err) {
+    throw asBodyError(err, limit, "Malformed request body");
   }
   return Buffer.concat(chunks);
+}
+
+/** Formidable's errors about sizes and counts (maxFields, maxFieldsSize, maxFileSize, …) carry 413. */
+interface ParserError {
+  httpCode?: number;
+  status?: number;
+}
+
+/**
+ * Any failure while reading or parsing a body is the client's: a malformed multipart body, an
+ * aborted upload, too many fields. It becomes a 400 BAD_REQUEST (413 for sizes) before
+ * authentication runs, and is never logged as a server error.
+ */
+function asBodyError(err: unknown, limit: number, msg: string): JsonableError {
+  if (err instanceof JsonableError) return err;
+  const e = err as ParserError | null;
+  if (e?.httpCode === 413 || e?.status === 413) return new RequestTooLargeError(limit);
+  return new BadRequestError(msg);
+}
+
+/** Uploads are not supported: file parts of a multipart body are read and dropped, never written to disk. */
+function discardFile(): Writable {
+  return new Writable({
+    write(_chunk, _encoding, callback) {
+      callback();
+    },
+  });
 }
 
 /**
@@ -40,7 +72,12 @@ export function bodyParser(options: { limitBytes: number; lenientJsonPaths: RegE
     urlencoded: false,
     json: false,
     text: false,
-    formidable: { maxFileSize: options.limitBytes, maxFieldsSize: options.limitBytes },
+    formidable: {
+      maxFileSize: options.limitBytes,
+      maxTotalFileSize: options.limitBytes,
+      maxFieldsSize: options.limitBytes,
+      fileWriteStreamHandler: discardFile,
+    },
   });
   return async function bodyParserMiddleware(ctx, next) {
     const query: Record<string, string> = {};
@@ -55,7 +92,11 @@ export function bodyParser(options: { limitBytes: number; lenientJsonPaths: RegE
     if (declared > options.limitBytes) throw new RequestTooLargeError(options.limitBytes);
 
     if (ctx.is("multipart")) {
-      await multipart(ctx, () => Promise.resolve());
+      try {
+        await multipart(ctx, () => Promise.resolve());
+      } catch (err) {
+        throw asBodyError(err, options.limitBytes, "Malformed multipart body");
+      }
       const fields = (ctx.request.body ?? {}) as Record<string, string | string[]>;
       form = {};
       for (const [k, v] of Object.entries(fields)) {

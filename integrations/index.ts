@@ -1,4 +1,4 @@
-import type { Integration } from "./kit/index.js";
+import type { RegisteredIntegration } from "./kit/dispatch.js";
 import alertmanager from "./alertmanager/index.js";
 import bitbucket2 from "./bitbucket2/index.js";
 import circleci from "./circleci/index.js";
@@ -19,7 +19,7 @@ import uptimerobot from "./uptimerobot/index.js";
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
  * test/integrations/registry.test.ts fails on a folder that is not listed here.
  */
-export const integrations: readonly Integration[] = [
+export const integrations: readonly RegisteredIntegration[] = [
   helloworld,
   github,
   githubsponsors,

@@ -8,12 +8,14 @@ import { BotStorageService } from "./domain/outgoing/bot-storage-service.js";
 import { OutgoingWebhookService } from "./domain/outgoing/outgoing-webhook-service.js";
 import { StreamService } from "./domain/streams/stream-service.js";
 import { UserService } from "./domain/users/user-service.js";
-import { WebhookService } from "./domain/webhooks/webhook-service.js";
+import { WebhookService, registryOf } from "./domain/webhooks/webhook-service.js";
 import type { SendMessage } from "./domain/webhooks/webhook-service.js";
 import { integrations } from "../integrations/index.js";
 import type { Logger } from "./logger.js";
 import type { Db } from "./store/db.js";
 import { UsersRepo } from "./store/users-repo.js";
+import { SessionsRepo } from "./store/sessions-repo.js";
+import { SessionService } from "./domain/web/session-service.js";
 
 /**
  * The domain services of one server process, wired to one store. Routes receive this object;
@@ -36,6 +38,8 @@ export interface Services {
   botStorage: BotStorageService;
   /** Outgoing webhooks and embedded bots: triggers, durable delivery, retries (`tick()` in tests). */
   outgoing: OutgoingWebhookService;
+  /** Web-app sessions (sign-in at /login, `/json` requests). */
+  sessions: SessionService;
   /** Highest message id the user can see (users/me, register); -1 when none. */
   maxMessageId(userId: number): Promise<number>;
   /** Stops timers and background work (event-queue GC, delivery workers). */
@@ -56,7 +60,7 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
   const sendMessage: SendMessage = (sender, message) =>
     messages.send(sender, { ...message, allowEmptyTopic: true });
   const webhooks = new WebhookService(
-    integrations,
+    registryOf(integrations),
     users,
     (sender, message) => sendMessage(sender, message),
     async (bot, integration) => {
@@ -94,6 +98,7 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
     messages,
     botStorage,
     outgoing,
+    sessions: new SessionService(new SessionsRepo(db), users, clock),
     maxMessageId: (userId) => messages.maxMessageId(userId),
     async close() {
       for (const close of closers.reverse()) await close();

@@ -1,5 +1,5 @@
 import { MissingHttpEventHeaderError, UnsupportedWebhookEventTypeError } from "../../src/errors.js";
-import { defineIntegration, option, parse } from "../kit/index.js";
+import { defineLegacyIntegration as defineIntegration, option, parse } from "../kit/index.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import {
   branchTopic,

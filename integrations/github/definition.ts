@@ -1,5 +1,10 @@
 import { option, parse } from "../kit/index.js";
-import type { Handler, IntegrationDefinition, WebhookContext, Wild } from "../kit/index.js";
+import type {
+  LegacyHandler as Handler,
+  LegacyIntegrationDefinition as IntegrationDefinition,
+  LegacyWebhookContext as WebhookContext,
+  Wild,
+} from "../kit/index.js";
 import { branchNameFromRef, branchTopic, prOrIssueTopic, truncateTopic } from "../kit/templates/git.js";
 import {
   GITHUB_EVENT_TYPES,

@@ -1,4 +1,4 @@
-import { defineIntegration, option, parse } from "../kit/index.js";
+import { defineLegacyIntegration as defineIntegration, option, parse } from "../kit/index.js";
 import type { Wild } from "../kit/index.js";
 import { truncateTopic } from "../kit/templates/git.js";
 import {

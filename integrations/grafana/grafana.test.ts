@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { dispatchWebhook } from "../kit/index.js";
-import type { DispatchOutcome } from "../kit/index.js";
+import type { LegacyDispatchOutcome as DispatchOutcome } from "../kit/index.js";
 import { describeCases } from "../kit/testing.js";
 import grafana from "./index.js";
 

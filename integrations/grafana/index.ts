@@ -1,4 +1,4 @@
-import { defineIntegration, isEventWanted } from "../kit/index.js";
+import { defineLegacyIntegration as defineIntegration, isEventWanted } from "../kit/index.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { isoToSeconds, normalizeBody, pyStrip, truncateTopic } from "../kit/message-text.js";
 import { PyFloat, PyInt, PyObject, parsePythonJson } from "../kit/python-json.js";

@@ -6,7 +6,7 @@ export default defineIntegration({
   displayName: "Hello World",
   categories: ["misc"],
   description: "Posts a greeting and a link to an article; the model for new integrations.",
-  handlers: {
+  events: {
     default: (p) => ({
       topic: "Hello World",
       body:

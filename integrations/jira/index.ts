@@ -1,6 +1,6 @@
 import { AnomalousWebhookPayloadError } from "../../src/errors.js";
-import { defineIntegration } from "../kit/index.js";
-import type { WebhookContext, Wild } from "../kit/index.js";
+import { defineLegacyIntegration as defineIntegration } from "../kit/index.js";
+import type { LegacyWebhookContext as WebhookContext, Wild } from "../kit/index.js";
 import { normalizeBody, truncateTopic } from "../kit/message-text.js";
 import { convertJiraMarkup, normalizeComment } from "./markup.js";
 

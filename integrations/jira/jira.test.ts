@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import type { JsonableError } from "../../src/errors.js";
 import { dispatchWebhook } from "../kit/index.js";
-import type { DispatchOutcome } from "../kit/index.js";
+import type { LegacyDispatchOutcome as DispatchOutcome } from "../kit/index.js";
 import { describeCases } from "../kit/testing.js";
 import jira from "./index.js";
 

@@ -1,5 +1,5 @@
 import { InvalidJsonError } from "../../src/errors.js";
-import { defineIntegration } from "../kit/index.js";
+import { defineLegacyIntegration as defineIntegration } from "../kit/index.js";
 import type { Wild } from "../kit/index.js";
 import { normalizeBody } from "../kit/message-text.js";
 import { PyObject, fromJsValue, parsePythonJson, pythonJsonDumps } from "../kit/python-json.js";

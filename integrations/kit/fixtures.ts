@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Integration } from "./define-integration.js";
-import type { WebhookRequest } from "./dispatch.js";
+import type { WebhookRequest } from "../../src/domain/webhooks/stages.js";
+import type { AnyIntegration } from "./define-integration.js";
+import type { LegacyIntegration } from "./legacy.js";
 
 /**
  * Zulip-style fixtures: `fixtures/<event header value>__<variant>.json` beside an integration
@@ -27,7 +28,7 @@ export function listFixtures(dir: URL | string): string[] {
 
 /** The request a fixture stands for: its exact bytes, and the event header from its name. */
 export function fixtureRequest(
-  integration: Integration,
+  integration: AnyIntegration | LegacyIntegration,
   dir: URL | string,
   name: string,
   params: Record<string, string> = {},
@@ -43,7 +44,9 @@ export function fixtureRequest(
       headers[k.toLowerCase()] = v;
     }
   } else if (integration.eventHeader !== undefined) {
-    headers[integration.eventHeader.toLowerCase()] = name.split("__")[0] ?? name;
+    const header =
+      typeof integration.eventHeader === "string" ? integration.eventHeader : integration.eventHeader.name;
+    headers[header.toLowerCase()] = name.split("__")[0] ?? name;
   }
   return { headers, params, rawBody };
 }

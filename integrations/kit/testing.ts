@@ -4,10 +4,18 @@ import { fileURLToPath } from "node:url";
 import { JsonableError } from "../../src/errors.js";
 import { caseRequest, loadCases } from "./cases.js";
 import type { WebhookCase } from "./cases.js";
-import type { Integration } from "./define-integration.js";
-import { dispatchWebhook } from "./dispatch.js";
-import type { DispatchOutcome } from "./dispatch.js";
+import type { DispatchOutcome } from "../../src/domain/webhooks/stages.js";
+import type { AnyIntegration } from "./define-integration.js";
+import { dispatchWebhook, isLegacy } from "./dispatch.js";
+import type { TestedIntegration } from "./dispatch.js";
+import type { LegacyDispatchOutcome } from "./legacy-dispatch.js";
+import type { LegacyIntegration } from "./legacy.js";
 import { fixtureRequest } from "./fixtures.js";
+
+function eventHeaderName(integration: TestedIntegration): string | undefined {
+  if (isLegacy(integration)) return integration.eventHeader;
+  return integration.eventHeader?.name;
+}
 
 /** What a case must produce, read from the case file (never computed by production code). */
 function expectedOutcome(c: WebhookCase): {
@@ -50,7 +58,7 @@ export interface CaseOptions {
  * `it` per case, asserting topic and body byte for byte.
  */
 export function describeCases(
-  integration: Integration,
+  integration: TestedIntegration,
   casesDir: URL | string,
   only?: (c: WebhookCase) => boolean,
   options: CaseOptions = {},
@@ -111,7 +119,7 @@ export function describeCases(
  * Pass `null` to assert that the event is deliberately silent.
  */
 export function expectFixture(
-  integration: Integration,
+  integration: TestedIntegration,
   dir: URL | string,
   name: string,
   expected: { topic: string; body: string } | null,
@@ -139,14 +147,26 @@ export function casePayload(casesDir: URL, caseId: string): Record<string, unkno
  * given: the pure pipeline, for unit tests of events the recorded cases do not show.
  */
 export function dispatchPayload(
-  integration: Integration,
+  integration: AnyIntegration,
+  event: string | undefined,
+  payload: unknown,
+  params?: Record<string, string>,
+): DispatchOutcome;
+export function dispatchPayload(
+  integration: LegacyIntegration,
+  event: string | undefined,
+  payload: unknown,
+  params?: Record<string, string>,
+): LegacyDispatchOutcome;
+export function dispatchPayload(
+  integration: TestedIntegration,
   event: string | undefined,
   payload: unknown,
   params: Record<string, string> = {},
-): DispatchOutcome {
+): DispatchOutcome | LegacyDispatchOutcome {
   const headers: Record<string, string> = { "content-type": "application/json" };
-  if (event !== undefined && integration.eventHeader !== undefined)
-    headers[integration.eventHeader.toLowerCase()] = event;
+  const header = eventHeaderName(integration);
+  if (event !== undefined && header !== undefined) headers[header.toLowerCase()] = event;
   return dispatchWebhook(integration, {
     headers,
     params: { stream: integration.name, ...params },
@@ -155,7 +175,10 @@ export function dispatchPayload(
 }
 
 /** The one message an outcome holds (fails the test otherwise). */
-export function onlyMessage(outcome: DispatchOutcome): { topic: string; body: string } {
+export function onlyMessage(outcome: DispatchOutcome | LegacyDispatchOutcome): {
+  topic: string;
+  body: string;
+} {
   if (outcome.kind !== "messages") throw new Error(`expected a message, got ${outcome.kind}`);
   expect(outcome.messages).toHaveLength(1);
   const [m] = outcome.messages;

@@ -1,6 +1,6 @@
 import { UnsupportedWebhookEventTypeError } from "../../src/errors.js";
-import { defineIntegration, isEventWanted } from "../kit/index.js";
-import type { WebhookContext, WebhookMessage, Wild } from "../kit/index.js";
+import { defineLegacyIntegration as defineIntegration, isEventWanted } from "../kit/index.js";
+import type { LegacyWebhookContext as WebhookContext, WebhookMessage, Wild } from "../kit/index.js";
 import { normalizeBody, truncateTopic } from "../kit/message-text.js";
 
 const DISPLAY_NAME = "PagerDuty";

@@ -1,5 +1,5 @@
 import { UnsupportedWebhookEventTypeError } from "../../src/errors.js";
-import { defineIntegration } from "../kit/index.js";
+import { defineLegacyIntegration as defineIntegration } from "../kit/index.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { isoToSeconds, normalizeBody, truncateTopic, unixToIso } from "../kit/message-text.js";
 

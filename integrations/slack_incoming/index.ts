@@ -1,4 +1,4 @@
-import { defineIntegration } from "../kit/index.js";
+import { defineLegacyIntegration as defineIntegration } from "../kit/index.js";
 import { normalizeBody, truncateTopic } from "../kit/message-text.js";
 import {
   joinPieces,

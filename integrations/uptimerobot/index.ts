@@ -1,5 +1,5 @@
 import { BadRequestError, InvalidPayloadError, UnsupportedWebhookEventTypeError } from "../../src/errors.js";
-import { defineIntegration } from "../kit/index.js";
+import { defineLegacyIntegration as defineIntegration } from "../kit/index.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { truncateTopic } from "../kit/message-text.js";
 

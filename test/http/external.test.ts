@@ -234,25 +234,40 @@ describe("POST /api/v1/external/<integration>: payload errors", () => {
     expect(await maxId()).toBeGreaterThan(m!.id);
   });
 
-  it("rejects an unsupported event type with an error naming it", async () => {
-    const res = await hook(
-      "github",
-      `api_key=${t.users.webhookBot.apiKey}&stream=test`,
-      JSON.stringify({ action: "bogus" }),
-      {
-        "content-type": "application/json",
-        "x-github-event": "made_up_event",
+  it("answers an unsupported event 200 with the error body, and tells the owner once a minute", async () => {
+    const before = await maxId();
+    const send = (): ReturnType<typeof hook> =>
+      hook(
+        "github",
+        `api_key=${t.users.webhookBot.apiKey}&stream=test`,
+        JSON.stringify({ action: "bogus" }),
+        {
+          "content-type": "application/json",
+          "x-github-event": "made_up_event",
+        },
+      );
+    const res = await send();
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 200,
+      body: {
+        result: "error",
+        msg: "The 'made_up_event:bogus' event isn't currently supported by the GitHub webhook",
+        code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
+        webhook_name: "GitHub",
+        event_type: "made_up_event:bogus",
       },
-    );
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({
-      result: "error",
-      code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
-      webhook_name: "GitHub",
     });
-    expect(String(res.body["msg"])).toMatch(
-      /^The '.*made_up_event.*' event isn't currently supported by the GitHub webhook$/,
+    const m = await newest([["pm-with", "notification-bot@zulip.com"]]);
+    expect(m?.content).toBe(
+      "Hi there! Your bot Zulip Webhook Bot just received a GitHub event of type `made_up_event:bogus`, " +
+        "which the GitHub integration does not support, so nothing was posted. The request was answered " +
+        "with success so that the service keeps the webhook enabled; if you do not need this event, " +
+        "untick it in the webhook's settings in GitHub.",
     );
+    expect(m!.id).toBeGreaterThan(before);
+    const again = await send();
+    expect(again.status).toBe(200);
+    expect(await maxId()).toBe(m!.id);
   });
 });
 

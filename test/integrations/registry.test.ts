@@ -3,14 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { integrations } from "../../integrations/index.js";
-import {
-  caseRequest,
-  dispatchWebhook,
-  fixtureRequest,
-  listFixtures,
-  loadCases,
-} from "../../integrations/kit/index.js";
-import type { Integration } from "../../integrations/kit/index.js";
+import { caseRequest, fixtureRequest, listFixtures, loadCases } from "../../integrations/kit/index.js";
+import { dispatchAny, isLegacy } from "../../integrations/kit/dispatch.js";
+import type { RegisteredIntegration as Integration } from "../../integrations/kit/dispatch.js";
 
 const root = fileURLToPath(new URL("../../integrations/", import.meta.url));
 const folders = fs
@@ -20,7 +15,13 @@ const folders = fs
   .sort();
 
 function isIntegration(v: unknown): v is Integration {
-  return typeof v === "object" && v !== null && "name" in v && "handlers" in v && "displayName" in v;
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    "name" in v &&
+    ("events" in v || "handlers" in v) &&
+    "displayName" in v
+  );
 }
 
 /** Integrations a folder's index.ts exports (its default, plus any other exported integration). */
@@ -80,8 +81,8 @@ describe("the integrations registry", () => {
       });
       if (integration === undefined) continue;
       try {
-        const outcome = dispatchWebhook(integration, caseRequest(c));
-        reached.get(name)?.add(outcome.eventKey);
+        const outcome = dispatchAny(integration, caseRequest(c));
+        reached.get(name)?.add(outcome.event);
       } catch {
         // Error cases reach no handler.
       }
@@ -102,8 +103,7 @@ describe("the integrations registry", () => {
           reached
             .get(integration.name)
             ?.add(
-              dispatchWebhook(integration, fixtureRequest(integration, path.join(root, folder), fixture))
-                .eventKey,
+              dispatchAny(integration, fixtureRequest(integration, path.join(root, folder), fixture)).event,
             );
         } catch {
           // A fixture of another integration of this folder, or an error fixture.
@@ -112,9 +112,9 @@ describe("the integrations registry", () => {
     }
     for (const integration of own) {
       const keys = [...(reached.get(integration.name) ?? [])];
-      const unreached = Object.keys(integration.handlers).filter(
-        (h) => !keys.some((k) => k === h || k.split(".")[0] === h),
-      );
+      const unreached = isLegacy(integration)
+        ? Object.keys(integration.handlers).filter((h) => !keys.some((k) => k === h || k.split(".")[0] === h))
+        : integration.eventTypes.filter((h) => !keys.includes(h));
       expect({ integration: integration.name, unreached }).toEqual({
         integration: integration.name,
         unreached: [],

@@ -1,68 +1,123 @@
 import crypto from "node:crypto";
 import { InvalidWebhookSignatureError } from "../../errors.js";
-import type { SignatureScheme } from "../../../integrations/kit/index.js";
-
-function safeEqual(a: string, b: string): boolean {
-  const ab = Buffer.from(a, "utf8");
-  const bb = Buffer.from(b, "utf8");
-  if (ab.length !== bb.length) {
-    crypto.timingSafeEqual(ab, ab);
-    return false;
-  }
-  return crypto.timingSafeEqual(ab, bb);
-}
+import type { SignatureScheme, SignedRequest } from "../../../integrations/kit/define-integration.js";
+import { constantTimeEqual } from "../users/secrets.js";
 
 /**
- * Verifies a request's signature over the exact raw body bytes, in constant time. Throws a 401
- * InvalidWebhookSignatureError that says what is wrong (never which bytes differed).
+ * Signature schemes, verified over the exact raw body bytes with the one constant-time comparison
+ * (src/domain/users/secrets.ts). Every failure is a 401 INVALID_WEBHOOK_SIGNATURE that says what is
+ * wrong, never which bytes differed.
  */
+
+const FAILED = "Webhook signature verification failed.";
+
+function fail(msg = FAILED): never {
+  throw new InvalidWebhookSignatureError(msg);
+}
+
+function requireHeader(req: SignedRequest, name: string): string {
+  const value = req.header(name);
+  if (value === undefined || value === "") fail(`Missing the signature header '${name}'`);
+  return value;
+}
+
+function checkTimestamp(raw: string | undefined, nowSeconds: number, toleranceSeconds: number): void {
+  const ts = Number(raw);
+  if (raw === undefined || raw.trim() === "" || !Number.isFinite(ts))
+    fail("Webhook signature has no timestamp.");
+  if (Math.abs(nowSeconds - ts) > toleranceSeconds) {
+    fail("Webhook signature timestamp is outside the tolerance.");
+  }
+}
+
+function hmac(algorithm: string, secret: string, ...parts: (string | Buffer)[]): Buffer {
+  const h = crypto.createHmac(algorithm, secret);
+  for (const p of parts) h.update(p);
+  return h.digest();
+}
+
+/** `t=…,v1=…,v1=…` → map of every value of each key. */
+function keyedList(value: string): Map<string, string[]> {
+  const parts = new Map<string, string[]>();
+  for (const item of value.split(",")) {
+    const eq = item.indexOf("=");
+    if (eq === -1) continue;
+    const k = item.slice(0, eq).trim();
+    parts.set(k, [...(parts.get(k) ?? []), item.slice(eq + 1).trim()]);
+  }
+  return parts;
+}
+
+function base64UrlDecode(part: string): Buffer {
+  return Buffer.from(part.replace(/-/g, "+").replace(/_/g, "/"), "base64");
+}
+
+function verifyJws(token: string, secret: string, rawBody: Buffer): void {
+  const parts = token.split(".");
+  if (parts.length !== 3) fail("Webhook signature is not a JWS.");
+  const [head = "", claims = "", sig = ""] = parts;
+  let header: unknown;
+  let payload: unknown;
+  try {
+    header = JSON.parse(base64UrlDecode(head).toString("utf8"));
+    payload = JSON.parse(base64UrlDecode(claims).toString("utf8"));
+  } catch {
+    fail("Webhook signature is not a JWS.");
+  }
+  if (typeof header !== "object" || header === null || (header as { alg?: unknown }).alg !== "HS256") {
+    fail("Webhook signature is not an HS256 JWS.");
+  }
+  const expected = hmac("sha256", secret, `${head}.${claims}`).toString("base64url");
+  if (!constantTimeEqual(sig.replace(/=+$/, ""), expected)) fail();
+  const bodyHash = crypto.createHash("sha256").update(rawBody).digest("hex");
+  const claimed =
+    typeof payload === "object" && payload !== null ? (payload as { sha256?: unknown }).sha256 : undefined;
+  if (typeof claimed !== "string" || !constantTimeEqual(claimed, bodyHash)) fail();
+}
+
+/** Verifies a request against the integration's scheme and the bot's secret; throws a 401 on failure. */
 export function verifySignature(
   scheme: SignatureScheme,
   secret: string,
-  rawBody: Buffer,
-  header: (name: string) => string | undefined,
+  req: SignedRequest,
   nowSeconds: number,
 ): void {
-  const value = header(scheme.header);
-  if (value === undefined || value === "") {
-    throw new InvalidWebhookSignatureError(`Missing the signature header '${scheme.header}'`);
-  }
+  const value = requireHeader(req, scheme.header);
   switch (scheme.kind) {
-    case "token":
-      if (!safeEqual(value, secret))
-        throw new InvalidWebhookSignatureError("Webhook signature verification failed.");
+    case "token": {
+      const prefix = scheme.prefix ?? "";
+      if (!value.startsWith(prefix) || !constantTimeEqual(value.slice(prefix.length), secret)) fail();
       return;
+    }
     case "hmac": {
-      const digest = crypto
-        .createHmac(scheme.algorithm, secret)
-        .update(rawBody)
-        .digest(scheme.encoding ?? "hex");
-      if (!safeEqual(value, (scheme.prefix ?? "") + digest)) {
-        throw new InvalidWebhookSignatureError("Webhook signature verification failed.");
+      if (scheme.timestampHeader !== undefined) {
+        checkTimestamp(req.header(scheme.timestampHeader), nowSeconds, scheme.toleranceSeconds ?? 300);
       }
+      const content = scheme.signedContent !== undefined ? scheme.signedContent(req) : req.rawBody;
+      const digest = hmac(scheme.algorithm, secret, content).toString(scheme.encoding ?? "hex");
+      const prefix = scheme.prefix ?? "";
+      if (!value.startsWith(prefix)) fail();
+      const given = value.slice(prefix.length).trim();
+      // Hex digests compare case-insensitively (some services send upper case).
+      const ok =
+        (scheme.encoding ?? "hex") === "hex"
+          ? constantTimeEqual(given.toLowerCase(), digest)
+          : constantTimeEqual(given, digest);
+      if (!ok) fail();
       return;
     }
     case "timestamped-hmac": {
-      const parts = new Map<string, string[]>();
-      for (const item of value.split(",")) {
-        const eq = item.indexOf("=");
-        if (eq === -1) continue;
-        const k = item.slice(0, eq).trim();
-        parts.set(k, [...(parts.get(k) ?? []), item.slice(eq + 1).trim()]);
-      }
-      const ts = Number(parts.get("t")?.[0]);
-      if (!Number.isFinite(ts)) throw new InvalidWebhookSignatureError("Webhook signature has no timestamp.");
-      if (Math.abs(nowSeconds - ts) > scheme.toleranceSeconds) {
-        throw new InvalidWebhookSignatureError("Webhook signature timestamp is outside the tolerance.");
-      }
-      const expected = crypto
-        .createHmac("sha256", secret)
-        .update(`${parts.get("t")?.[0] ?? ""}.`)
-        .update(rawBody)
-        .digest("hex");
-      const ok = (parts.get("v1") ?? []).some((sig) => safeEqual(sig, expected));
-      if (!ok) throw new InvalidWebhookSignatureError("Webhook signature verification failed.");
+      const parts = keyedList(value);
+      const t = parts.get("t")?.[0];
+      checkTimestamp(t, nowSeconds, scheme.toleranceSeconds);
+      const expected = hmac("sha256", secret, `${t ?? ""}.`, req.rawBody).toString("hex");
+      let ok = false;
+      for (const sig of parts.get("v1") ?? []) ok = constantTimeEqual(sig, expected) || ok;
+      if (!ok) fail();
       return;
     }
+    case "jws":
+      verifyJws(value, secret, req.rawBody);
+      return;
   }
 }

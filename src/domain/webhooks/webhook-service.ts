@@ -1,20 +1,33 @@
 import {
   InvalidJsonError,
   JsonableError,
+  MethodNotAllowedError,
   MissingHttpEventHeaderError,
   NotFoundError,
   RequestVariableMissingError,
   StreamDoesNotExistError,
   StreamIdDoesNotExistError,
   UnauthorizedError,
+  UnsupportedWebhookEventTypeError,
 } from "../../errors.js";
 import type { Clock } from "../../clock.js";
 import type { Logger } from "../../logger.js";
-import { dispatchWebhook, unquote } from "../../../integrations/kit/dispatch.js";
-import type { Integration } from "../../../integrations/kit/index.js";
+import type { HandshakeResponse, WebhookMessage } from "../../../integrations/kit/define-integration.js";
+import type { Wild } from "../../../integrations/kit/wild.js";
 import type { UserService } from "../users/user-service.js";
 import type { User } from "../users/types.js";
 import { verifySignature } from "./signatures.js";
+import { dispatchAny as dispatchWebhook, isLegacy } from "../../../integrations/kit/dispatch.js";
+import type { RegisteredIntegration } from "../../../integrations/kit/dispatch.js";
+import {
+  customTopicOf,
+  readBody,
+  stampWebhookName,
+  unquote,
+  type DispatchOutcome,
+  type WebhookRequest,
+} from "./stages.js";
+import { missingHeaderMessage, invalidJsonMessage, unsupportedEventMessage } from "./owner-notices.js";
 
 /** What the pipeline needs from messaging: send as `sender`, return the message id. */
 export type SendMessage = (
@@ -31,8 +44,23 @@ export type SendMessage = (
 /** Where the per-bot webhook secrets live (bot config keys `webhook_secret` or `<integration>_secret`). */
 export type SecretLookup = (bot: User, integration: string) => Promise<string | undefined>;
 
+/** The port to the integrations registry (wired in src/services.ts). */
+export interface IntegrationRegistry {
+  get(name: string): RegisteredIntegration | undefined;
+  list(): readonly RegisteredIntegration[];
+}
+
+/** A registry over a list of integrations (names are unique; the registry test checks it). */
+export function registryOf(integrations: readonly RegisteredIntegration[]): IntegrationRegistry {
+  const byName = new Map(integrations.map((i) => [i.name, i]));
+  return { get: (name) => byName.get(name), list: () => [...byName.values()] };
+}
+
 export interface IncomingWebhookRequest {
+  method: string;
   path: string;
+  /** The absolute URL as the sender called it (for signatures over the URL, e.g. Trello's). */
+  url: string;
   headers: Readonly<Record<string, string | undefined>>;
   params: Readonly<Record<string, string>>;
   rawBody: Buffer;
@@ -41,51 +69,114 @@ export interface IncomingWebhookRequest {
   basicAuth: [string, string] | undefined;
 }
 
-export interface WebhookResult {
-  /** Extra fields of the success response (slack_incoming's `ok`). */
-  data: Record<string, unknown>;
-  /** Ids of the messages sent (empty when ignored, filtered or redirected to the owner). */
-  messageIds: number[];
-}
+export type WebhookResult =
+  /** Success: extra fields of the success response, ids of the messages sent. */
+  | { kind: "success"; data: Record<string, unknown>; messageIds: number[] }
+  /** A set-up handshake's answer, written as is. */
+  | { kind: "handshake"; response: HandshakeResponse }
+  /** An event the integration does not support: answered 200 with the error body (see docs/compat.md). */
+  | { kind: "unsupported"; error: UnsupportedWebhookEventTypeError };
 
 /** At most one owner notification of each kind per bot per minute (Zulip's BOT_OWNER_STREAM_ALERT_WAITPERIOD). */
 const NOTIFY_INTERVAL_MS = 60_000;
 
-const SUPPORT_EMAIL = "the server administrator";
+/** Thrown by the lazy user directory on first use; the pipeline loads it and renders again. */
+class DirectoryNeeded extends Error {}
 
 /**
- * The incoming-webhook pipeline, written once for every integration: authenticate → verify the
- * signature (when the bot has a secret) → dispatch (parse, event header, handler, filters) → send
- * to the stream (`topic` overrides) or privately to the bot's owner → notify the owner of
- * misconfigurations.
+ * The incoming-webhook pipeline, written once for every integration, in named stages:
+ * authenticate → handshake → verify signature → read body, classify, filter, render (the pure
+ * stages of stages.ts) → deliver to the stream (`topic` overrides) or privately to the bot's owner.
+ * Misconfigurations (missing event header, bad JSON, unknown stream, unsupported event) are told
+ * to the bot's owner, once a minute at most.
  */
 export class WebhookService {
-  private readonly byName: Map<string, Integration>;
   private readonly lastNotified = new Map<string, number>();
 
   constructor(
-    integrations: readonly Integration[],
+    private readonly registry: IntegrationRegistry,
     private readonly users: UserService,
     private readonly send: SendMessage,
     private readonly secretFor: SecretLookup,
     private readonly clock: Clock,
     private readonly logger: Logger,
-  ) {
-    this.byName = new Map(integrations.map((i) => [i.name, i]));
+  ) {}
+
+  list(): readonly RegisteredIntegration[] {
+    return this.registry.list();
   }
 
-  list(): Integration[] {
-    return [...this.byName.values()];
+  get(name: string): RegisteredIntegration | undefined {
+    return this.registry.get(name);
   }
 
-  get(name: string): Integration | undefined {
-    return this.byName.get(name);
+  async handle(name: string, req: IncomingWebhookRequest): Promise<WebhookResult> {
+    const integration = this.registry.get(name);
+    if (integration === undefined) throw new NotFoundError(`Unknown integration '${name}'`);
+    const method = req.method.toUpperCase();
+    const isProbe = method === "GET" || method === "HEAD";
+    if (isProbe && (isLegacy(integration) || integration.handshake === undefined))
+      throw new MethodNotAllowedError(["POST"]);
+
+    const bot = await this.authenticate(req);
+
+    const handshake = this.handshake(integration, method, req, bot);
+    if (handshake !== undefined) return { kind: "handshake", response: handshake };
+    if (isProbe) throw new MethodNotAllowedError(["POST"]);
+
+    await this.verifySignature(integration, bot, req);
+
+    const params: Record<string, string> = { ...req.params };
+    delete params["api_key"];
+    let outcome: DispatchOutcome;
+    try {
+      outcome = await this.dispatch(integration, {
+        headers: req.headers,
+        params,
+        rawBody: req.rawBody,
+        form: req.form,
+      });
+    } catch (err) {
+      stampWebhookName(err, integration);
+      if (err instanceof UnsupportedWebhookEventTypeError) {
+        await this.notifyOwner(
+          bot,
+          `unsupported:${integration.name}:${err.eventType}`,
+          unsupportedEventMessage(bot, integration, err.eventType),
+          true,
+        );
+        return { kind: "unsupported", error: err };
+      }
+      if (err instanceof MissingHttpEventHeaderError) {
+        await this.notifyOwner(
+          bot,
+          "missing-header",
+          missingHeaderMessage(bot, req.path, err.header, integration),
+          true,
+        );
+      } else if (err instanceof InvalidJsonError) {
+        await this.notifyOwner(bot, "invalid-json", invalidJsonMessage(integration), true);
+      }
+      throw err;
+    }
+    const data = { ...outcome.reply };
+    if (outcome.kind !== "messages") {
+      this.logger.debug("webhook event not posted", {
+        integration: name,
+        event: outcome.event,
+        outcome: outcome.kind,
+      });
+      return { kind: "success", data, messageIds: [] };
+    }
+    const messageIds = await this.deliver(bot, params["stream"], outcome.messages);
+    return { kind: "success", data, messageIds };
   }
 
-  private async authenticate(integration: Integration, req: IncomingWebhookRequest): Promise<User> {
+  /** Stage "authenticate": `api_key` (query or form), else HTTP Basic `email:api_key`. */
+  private async authenticate(req: IncomingWebhookRequest): Promise<User> {
     const key = req.params["api_key"];
     if (key !== undefined) return this.users.authenticateApiKey(key);
-    if (integration.allowBasicAuth === true && req.basicAuth !== undefined) {
+    if (req.basicAuth !== undefined) {
       const [email, apiKey] = req.basicAuth;
       try {
         const user = await this.users.authenticateApiKey(apiKey);
@@ -99,88 +190,85 @@ export class WebhookService {
     throw new RequestVariableMissingError("api_key");
   }
 
-  private async notifyOwner(bot: User, kind: string, content: string, rateLimited: boolean): Promise<void> {
-    if (!bot.isBot || bot.botOwnerId === null) return;
-    const key = `${bot.id}:${kind}`;
-    const now = this.clock.now();
-    if (rateLimited && now - (this.lastNotified.get(key) ?? -Infinity) < NOTIFY_INTERVAL_MS) return;
-    this.lastNotified.set(key, now);
-    try {
-      const notifier = await this.users.notificationBot();
-      await this.send(notifier, { type: "private", to: [bot.botOwnerId], content, client: "Internal" });
-    } catch (err) {
-      this.logger.warn("could not notify a bot owner", { bot_id: bot.id, kind, error: err as Error });
+  /** Stage "handshake": the integration's answer to a set-up request, if it has one. */
+  private handshake(
+    integration: RegisteredIntegration,
+    method: string,
+    req: IncomingWebhookRequest,
+    bot: User,
+  ): HandshakeResponse | undefined {
+    if (isLegacy(integration) || integration.handshake === undefined) return undefined;
+    if (method !== "GET" && method !== "HEAD" && method !== "POST") return undefined;
+    let payload: Wild | undefined;
+    if (method === "POST") {
+      try {
+        payload = readBody(integration, {
+          headers: req.headers,
+          params: req.params,
+          rawBody: req.rawBody,
+          form: req.form,
+        });
+      } catch {
+        payload = undefined;
+      }
     }
+    return integration.handshake({
+      method,
+      params: req.params,
+      header: (h) => req.headers[h.toLowerCase()],
+      bot: { id: bot.id, email: bot.email, fullName: bot.fullName },
+      ...(payload !== undefined ? { payload } : {}),
+    });
   }
 
-  async handle(name: string, req: IncomingWebhookRequest): Promise<WebhookResult> {
-    const integration = this.byName.get(name);
-    if (integration === undefined) throw new NotFoundError(`Unknown integration '${name}'`);
-    const bot = await this.authenticate(integration, req);
+  /** Stage "verify signature": only when the bot has a secret for this integration. */
+  private async verifySignature(
+    integration: RegisteredIntegration,
+    bot: User,
+    req: IncomingWebhookRequest,
+  ): Promise<void> {
+    if (integration.signature === undefined) return;
+    const secret = await this.secretFor(bot, integration.name);
+    if (secret === undefined || secret === "") return;
+    verifySignature(
+      integration.signature,
+      secret,
+      { rawBody: req.rawBody, header: (h) => req.headers[h.toLowerCase()], url: req.url },
+      Math.floor(this.clock.now() / 1000),
+    );
+  }
 
-    if (integration.signature !== undefined) {
-      const secret = await this.secretFor(bot, integration.name);
-      if (secret !== undefined && secret !== "") {
-        verifySignature(
-          integration.signature,
-          secret,
-          req.rawBody,
-          (h) => req.headers[h.toLowerCase()],
-          Math.floor(this.clock.now() / 1000),
-        );
-      }
-    }
-
-    let stream = req.params["stream"];
-    const params: Record<string, string> = { ...req.params };
-    if (integration.unquoteUrlParameters === true && stream !== undefined) {
-      stream = unquote(stream);
-    }
-    delete params["api_key"];
-
-    let userFullName: ((email: string) => string | undefined) | undefined;
-    if (integration.needsUserDirectory === true) {
-      const names = new Map(
-        (await this.users.allUsers())
-          .filter((u) => u.isActive)
-          .map((u) => [u.email.toLowerCase(), u.fullName]),
-      );
-      userFullName = (email) => names.get(email.toLowerCase());
-    }
-    let outcome: ReturnType<typeof dispatchWebhook>;
+  /**
+   * Stages "read body" to "render" (pure), with the realm's user directory loaded lazily: only
+   * when a handler asks for a name is it loaded, and the pure stages run again.
+   */
+  private async dispatch(integration: RegisteredIntegration, req: WebhookRequest): Promise<DispatchOutcome> {
     try {
-      outcome = dispatchWebhook(integration, {
-        headers: req.headers,
-        params,
-        rawBody: req.rawBody,
-        form: req.form,
-        userFullName,
+      return dispatchWebhook(integration, {
+        ...req,
+        userFullName: () => {
+          throw new DirectoryNeeded();
+        },
       });
     } catch (err) {
-      if (err instanceof MissingHttpEventHeaderError) {
-        await this.notifyOwner(
-          bot,
-          "missing-header",
-          missingHeaderMessage(bot, req.path, err.header, integration),
-          true,
-        );
-      } else if (err instanceof InvalidJsonError) {
-        await this.notifyOwner(bot, "invalid-json", invalidJsonMessage(integration), true);
-      }
-      throw err;
+      if (!(err instanceof DirectoryNeeded)) throw err;
     }
-    if (outcome.kind !== "messages") {
-      this.logger.debug("webhook event not posted", {
-        integration: name,
-        event: outcome.eventKey,
-        outcome: outcome.kind,
-      });
-      return { data: { ...(integration.successData ?? {}) }, messageIds: [] };
-    }
+    const names = new Map(
+      (await this.users.allUsers()).filter((u) => u.isActive).map((u) => [u.email.toLowerCase(), u.fullName]),
+    );
+    return dispatchWebhook(integration, { ...req, userFullName: (email) => names.get(email.toLowerCase()) });
+  }
 
+  /** Stage "deliver": to the stream (name or id, decoded once more), else privately to the owner. */
+  private async deliver(
+    bot: User,
+    rawStream: string | undefined,
+    messages: WebhookMessage[],
+  ): Promise<number[]> {
+    const stream = rawStream === undefined || rawStream === "" ? undefined : unquote(rawStream);
     const ids: number[] = [];
-    for (const message of outcome.messages) {
-      if (stream === undefined || stream === "") {
+    for (const message of messages) {
+      if (stream === undefined) {
         if (bot.botOwnerId === null)
           throw new JsonableError("This API key has no owner to send a private message to; pass a stream.");
         ids.push(await this.send(bot, { type: "private", to: [bot.botOwnerId], content: message.body }));
@@ -197,7 +285,7 @@ export class WebhookService {
             `Your bot \`${bot.email}\` tried to send a message to channel #**${stream}**, but that channel does not exist. Click [here](#channels/new) to create it.`,
             true,
           );
-          return { data: { ...(integration.successData ?? {}) }, messageIds: ids };
+          return ids;
         }
         if (err instanceof StreamIdDoesNotExistError) {
           await this.notifyOwner(
@@ -210,25 +298,22 @@ export class WebhookService {
         throw err;
       }
     }
-    return { data: { ...(integration.successData ?? {}) }, messageIds: ids };
+    return ids;
+  }
+
+  private async notifyOwner(bot: User, kind: string, content: string, rateLimited: boolean): Promise<void> {
+    if (!bot.isBot || bot.botOwnerId === null) return;
+    const key = `${bot.id}:${kind}`;
+    const now = this.clock.now();
+    if (rateLimited && now - (this.lastNotified.get(key) ?? -Infinity) < NOTIFY_INTERVAL_MS) return;
+    this.lastNotified.set(key, now);
+    try {
+      const notifier = await this.users.notificationBot();
+      await this.send(notifier, { type: "private", to: [bot.botOwnerId], content, client: "Internal" });
+    } catch (err) {
+      this.logger.warn("could not notify a bot owner", { bot_id: bot.id, kind, error: err as Error });
+    }
   }
 }
 
-function missingHeaderMessage(bot: User, path: string, header: string, integration: Integration): string {
-  return (
-    `Hi there!  Your bot ${bot.fullName} just sent an HTTP request to ${path} that\n` +
-    `is missing the HTTP ${header} header.  Because this header is how\n` +
-    `${integration.displayName} indicates the event type, this usually indicates a configuration\n` +
-    "issue, where you either entered the URL for a different integration, or are running\n" +
-    "an older version of the third-party service that doesn't provide that header.\n" +
-    `Contact ${SUPPORT_EMAIL} if you need help debugging!`
-  );
-}
-
-function invalidJsonMessage(integration: Integration): string {
-  return (
-    `Hi there! It looks like you tried to set up the Zulip ${integration.displayName} integration,\n` +
-    "but didn't correctly configure the webhook to send data in the JSON format\n" +
-    "that this integration expects!"
-  );
-}
+export { customTopicOf };

@@ -1,12 +1,21 @@
 import Router from "@koa/router";
-import type { WebhookService } from "../../domain/webhooks/webhook-service.js";
+import type { Context } from "koa";
+import type { IncomingWebhookRequest, WebhookService } from "../../domain/webhooks/webhook-service.js";
+import { integrationSummary } from "../../domain/webhooks/integration-summary.js";
 import { parseBasicAuth } from "../middleware/basic-auth.js";
 import type { AppState } from "../state.js";
 import { success } from "../state.js";
 
+/** The absolute URL as the sender called it: scheme (X-Forwarded-Proto, else the socket), Host, path, query. */
+export function calledUrl(ctx: Pick<Context, "get" | "protocol" | "originalUrl" | "host">): string {
+  const forwarded = ctx.get("x-forwarded-proto").split(",")[0]?.trim().toLowerCase() ?? "";
+  const scheme = forwarded === "http" || forwarded === "https" ? forwarded : ctx.protocol;
+  return `${scheme}://${ctx.get("host") || ctx.host}${ctx.originalUrl}`;
+}
+
 /**
- * Incoming webhooks: `/api/v1/external/<integration>` for any method (as Zulip's URL routes), and
- * the public list of integrations with their options and events.
+ * Incoming webhooks: `/api/v1/external/<integration>` for any method (POST events; GET, HEAD and
+ * POST set-up handshakes), and the public list of integrations with their options and events.
  */
 export function externalRouter(webhooks: WebhookService): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1" });
@@ -21,36 +30,44 @@ export function externalRouter(webhooks: WebhookService): Router<AppState> {
     }
     const headers: Record<string, string | undefined> = {};
     for (const [k, v] of Object.entries(ctx.headers)) headers[k] = Array.isArray(v) ? v.join(", ") : v;
-    const result = await webhooks.handle(ctx.params["integration"] ?? "", {
+    const req: IncomingWebhookRequest = {
+      method: ctx.method,
       path: ctx.path,
+      url: calledUrl(ctx),
       headers,
       params: ctx.state.params,
       rawBody: ctx.state.rawBody,
       form: ctx.state.form,
       basicAuth,
-    });
-    ctx.body = success(result.data);
+    };
+    const result = await webhooks.handle(ctx.params["integration"] ?? "", req);
+    switch (result.kind) {
+      case "success":
+        ctx.body = success(result.data);
+        return;
+      case "unsupported":
+        // 200, so that no sender counts it as a failed delivery and disables the webhook (docs/compat.md).
+        ctx.status = 200;
+        ctx.body = result.error.toJSON();
+        return;
+      case "handshake": {
+        const { response } = result;
+        ctx.status = response.status;
+        for (const [k, v] of Object.entries(response.headers ?? {})) ctx.set(k, v);
+        if (typeof response.body === "string") {
+          ctx.type = response.contentType ?? "text/plain";
+          ctx.body = response.body;
+        } else {
+          ctx.type = response.contentType ?? "application/json";
+          ctx.body = JSON.stringify(response.body);
+        }
+        return;
+      }
+    }
   });
 
   router.get("/integrations", (ctx) => {
-    ctx.body = success({
-      integrations: webhooks.list().map((i) => ({
-        name: i.name,
-        display_name: i.displayName,
-        categories: i.categories,
-        description: i.description ?? "",
-        url: `/api/v1/external/${i.name}`,
-        event_header: i.eventHeader ?? null,
-        options: Object.entries(i.options ?? {}).map(([key, spec]) => ({
-          key,
-          label: spec.label,
-          ...(spec.default !== undefined ? { default: spec.default } : {}),
-        })),
-        events: i.allEventTypes ?? Object.keys(i.handlers),
-        ignored_events: i.ignoredEvents ?? [],
-        signature: i.signature ?? null,
-      })),
-    });
+    ctx.body = success({ integrations: webhooks.list().map(integrationSummary) });
   });
 
   return router;

@@ -14,6 +14,9 @@ import pagerduty from "./pagerduty/index.js";
 import sentry from "./sentry/index.js";
 import slackIncoming from "./slack_incoming/index.js";
 import uptimerobot from "./uptimerobot/index.js";
+import bitbucket3 from "./bitbucket3/index.js";
+import gogs from "./gogs/index.js";
+import intercom from "./intercom/index.js";
 
 /**
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
@@ -36,4 +39,7 @@ export const integrations: readonly RegisteredIntegration[] = [
   uptimerobot,
   slackIncoming,
   json,
+  bitbucket3,
+  gogs,
+  intercom,
 ];

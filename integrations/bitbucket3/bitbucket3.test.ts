@@ -1,0 +1,151 @@
+import { describe, expect, it } from "@jest/globals";
+import { verifySignature } from "../../src/domain/webhooks/signatures.js";
+import { JsonableError } from "../../src/errors.js";
+import { casePayload, describeCases, dispatchPayload, expectFixture, onlyMessage } from "../kit/testing.js";
+import bitbucket3 from "./index.js";
+
+/** Runs the pipeline's verifier with bitbucket3's scheme over the body "Hello, World!". */
+function checkSignature(header: string | undefined, secret = "It's a Secret to Everybody"): string {
+  const scheme = bitbucket3.signature;
+  if (scheme === undefined) throw new Error("no signature scheme");
+  try {
+    verifySignature(
+      scheme,
+      secret,
+      {
+        rawBody: Buffer.from("Hello, World!"),
+        header: (name) => (name.toLowerCase() === "x-hub-signature" ? header : undefined),
+        url: "https://chat.example.com/api/v1/external/bitbucket3",
+      },
+      1700000000,
+    );
+    return "ok";
+  } catch (err) {
+    return err instanceof JsonableError ? err.code : String(err);
+  }
+}
+
+const casesDir = new URL("./fixtures/cases", import.meta.url);
+const dir = new URL(".", import.meta.url);
+
+describeCases(bitbucket3, casesDir);
+
+describe("bitbucket3: events the recorded cases do not show", () => {
+  it("reports a renamed repository", () => {
+    expectFixture(bitbucket3, dir, "repo_modified__renamed", {
+      topic: "sandbox v2",
+      body: "[hypro999](http://139.59.64.214:7990/users/hypro999) changed the name of the **sandbox** repo from **sandbox** to **sandbox v2**.",
+    });
+  });
+
+  it("reports an edited pull-request comment", () => {
+    expectFixture(bitbucket3, dir, "pr_comment_edited__text", {
+      topic: "sandbox / PR #6 sample_file: Add sample_file.txt.",
+      body:
+        "[zura](http://139.59.64.214:7990/users/zura) edited their comment on [PR #6](http://139.59.64.214:7990/projects/SBOX/repos/sandbox/pull-requests/6):\n\n" +
+        "~~~ quote\nThis seems like a pretty good idea, with one change.\n~~~",
+    });
+  });
+
+  it("strikes through a deleted pull-request comment", () => {
+    expectFixture(bitbucket3, dir, "pr_comment_deleted__text", {
+      topic: "sandbox / PR #6 sample_file: Add sample_file.txt.",
+      body:
+        "[zura](http://139.59.64.214:7990/users/zura) deleted their comment on [PR #6](http://139.59.64.214:7990/projects/SBOX/repos/sandbox/pull-requests/6):\n\n" +
+        "~~~ quote\n~~This seems like a pretty good idea.~~\n~~~",
+    });
+  });
+});
+
+describe("bitbucket3: behaviour", () => {
+  const payload = (caseId: string): Record<string, unknown> => casePayload(casesDir, caseId);
+
+  it("says so when every reviewer was removed", () => {
+    const p = payload("test_pull_request_reviewer_added");
+    (p["pullRequest"] as Record<string, unknown>)["reviewers"] = [];
+    expect(onlyMessage(dispatchPayload(bitbucket3, undefined, p))).toEqual({
+      topic: "sandbox / PR #1 Branch1",
+      body: "[hypro999](http://139.59.64.214:7990/users/hypro999) removed all reviewers from [PR #1](http://139.59.64.214:7990/projects/SBOX/repos/sandbox/pull-requests/1).",
+    });
+    expect(onlyMessage(dispatchPayload(bitbucket3, undefined, p, { topic: "t" })).body).toBe(
+      "[hypro999](http://139.59.64.214:7990/users/hypro999) removed all reviewers from [PR #1 Branch1](http://139.59.64.214:7990/projects/SBOX/repos/sandbox/pull-requests/1).",
+    );
+  });
+
+  it("opens a pull request without reviewers or description", () => {
+    const p = payload("test_pr_opened_without_description");
+    const pr = p["pullRequest"] as Record<string, unknown>;
+    delete pr["description"];
+    pr["reviewers"] = [];
+    expect(onlyMessage(dispatchPayload(bitbucket3, undefined, p)).body).toBe(
+      "[hypro999](http://139.59.64.214:7990/users/hypro999) opened [PR #2](http://139.59.64.214:7990/projects/SBOX/repos/sandbox/pull-requests/2) from `master` to `master`.",
+    );
+  });
+
+  it("posts one message per changed ref", () => {
+    const outcome = dispatchPayload(bitbucket3, undefined, payload("test_push_update_multiple_branches"));
+    expect(outcome.kind).toBe("messages");
+    if (outcome.kind !== "messages") return;
+    expect(outcome.messages.map((m) => m.topic)).toEqual(["sandbox / branch1", "sandbox / master"]);
+  });
+
+  it("skips branches the branches option does not name", () => {
+    const p = payload("test_push_update_single_branch");
+    expect(dispatchPayload(bitbucket3, undefined, p, { branches: "develop" }).kind).toBe("ignored");
+  });
+
+  it("rejects a ref change of an unknown kind", () => {
+    const p = payload("test_push_add_branch");
+    const change = (p["changes"] as Record<string, unknown>[])[0] as Record<string, unknown>;
+    change["type"] = "RENAME";
+    expect(() => dispatchPayload(bitbucket3, undefined, p)).toThrow(JsonableError);
+  });
+
+  it("names the event from X-Event-Key when the payload has no eventKey", () => {
+    expect(onlyMessage(dispatchPayload(bitbucket3, "diagnostics:ping", { test: true }))).toEqual({
+      topic: "Bitbucket Server Ping",
+      body: "Congratulations! The Bitbucket Server webhook was configured successfully!",
+    });
+    let caught: unknown;
+    try {
+      dispatchPayload(bitbucket3, undefined, { test: true });
+    } catch (err) {
+      caught = err;
+    }
+    expect((caught as JsonableError).toJSON()).toEqual({
+      result: "error",
+      msg: "Missing the HTTP event header 'X-Event-Key'",
+      code: "MISSING_HTTP_EVENT_HEADER",
+      header: "X-Event-Key",
+      webhook_name: "Bitbucket Server",
+    });
+  });
+
+  it("rejects an unknown event key", () => {
+    let caught: unknown;
+    try {
+      dispatchPayload(bitbucket3, undefined, { eventKey: "mirror:repo_synchronized" });
+    } catch (err) {
+      caught = err;
+    }
+    expect((caught as JsonableError).toJSON()).toMatchObject({
+      code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
+      event_type: "mirror:repo_synchronized",
+    });
+  });
+
+  it("filters on the event key", () => {
+    const p = payload("test_pr_declined");
+    expect(dispatchPayload(bitbucket3, undefined, p, { only_events: '["repo:*"]' }).kind).toBe("filtered");
+    expect(dispatchPayload(bitbucket3, undefined, p, { only_events: '["pr:*"]' }).kind).toBe("messages");
+  });
+
+  it("verifies Bitbucket Server's X-Hub-Signature (HMAC-SHA256 of the body)", () => {
+    // GitHub's documented example: secret "It's a Secret to Everybody", body "Hello, World!".
+    const sig = "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17";
+    expect(checkSignature(sig)).toBe("ok");
+    expect(checkSignature(sig, "another secret")).toBe("INVALID_WEBHOOK_SIGNATURE");
+    expect(checkSignature(sig.replace("sha256=", ""))).toBe("INVALID_WEBHOOK_SIGNATURE");
+    expect(checkSignature(undefined)).toBe("INVALID_WEBHOOK_SIGNATURE");
+  });
+});

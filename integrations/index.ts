@@ -17,6 +17,7 @@ import uptimerobot from "./uptimerobot/index.js";
 import bitbucket3 from "./bitbucket3/index.js";
 import gogs from "./gogs/index.js";
 import intercom from "./intercom/index.js";
+import wekan from "./wekan/index.js";
 
 /**
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
@@ -42,4 +43,5 @@ export const integrations: readonly RegisteredIntegration[] = [
   bitbucket3,
   gogs,
   intercom,
+  wekan,
 ];

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import type { Queryable } from "./db.js";
 import { sqlBool } from "./db.js";
 import type {
@@ -51,6 +52,31 @@ function toUser(r: UserRow): User {
     defaultEventsRegisterStream: r.default_events_register_stream,
     defaultAllPublicStreams: r.default_all_public_streams === 1,
   };
+}
+
+/**
+ * The lookup id of an API key: SHA-256 hex (migration 007's indexed `api_key_hash`). Keys are found
+ * by it and then compared in constant time, so no index lookup runs on the secret itself.
+ */
+export function apiKeyLookupId(apiKey: string): string {
+  return crypto.createHash("sha256").update(apiKey, "utf8").digest("hex");
+}
+
+type CredentialsListener = (userId: number) => void;
+const credentialsListeners = new Set<CredentialsListener>();
+
+/**
+ * Called (synchronously, in this process) whenever any UsersRepo writes a user's API key or active
+ * flag: the auth cache drops the user at once. Returns the function that unsubscribes.
+ */
+export function onUserCredentialsChange(listener: CredentialsListener): () => void {
+  credentialsListeners.add(listener);
+  return () => credentialsListeners.delete(listener);
+}
+
+/** Tells every listener that this user's credentials changed (also for writes made outside UsersRepo). */
+export function notifyUserCredentialsChange(userId: number): void {
+  for (const listener of credentialsListeners) listener(userId);
 }
 
 export interface NewUser {
@@ -115,8 +141,8 @@ export class UsersRepo {
 
   async insertUser(u: NewUser): Promise<User> {
     const row = await this.db.get<UserRow>(
-      `INSERT INTO users (realm_id, email, email_lower, full_name, short_name, password_hash, api_key, role, is_bot, bot_type, bot_owner_id, timezone, date_joined_ms, default_sending_stream, default_events_register_stream, default_all_public_streams)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${USER_COLUMNS}`,
+      `INSERT INTO users (realm_id, email, email_lower, full_name, short_name, password_hash, api_key, api_key_hash, role, is_bot, bot_type, bot_owner_id, timezone, date_joined_ms, default_sending_stream, default_events_register_stream, default_all_public_streams)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${USER_COLUMNS}`,
       [
         u.realmId,
         u.email,
@@ -125,6 +151,7 @@ export class UsersRepo {
         u.shortName,
         u.passwordHash,
         u.apiKey,
+        apiKeyLookupId(u.apiKey),
         u.role,
         sqlBool(u.isBot),
         u.botType,
@@ -151,9 +178,33 @@ export class UsersRepo {
     return r ? toUser(r) : undefined;
   }
 
+  /**
+   * The user whose key has this lookup id (the caller compares the key itself in constant time).
+   * Rows written before migration 007 (or by code that bypasses insertUser) get their lookup id
+   * filled in on the first miss.
+   */
   async byApiKey(apiKey: string): Promise<User | undefined> {
-    const r = await this.db.get<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE api_key = ?`, [apiKey]);
-    return r ? toUser(r) : undefined;
+    const id = apiKeyLookupId(apiKey);
+    const sql = `SELECT ${USER_COLUMNS} FROM users WHERE api_key_hash = ?`;
+    const r = await this.db.get<UserRow>(sql, [id]);
+    if (r !== undefined) return toUser(r);
+    if (!(await this.fillApiKeyHashes())) return undefined;
+    const again = await this.db.get<UserRow>(sql, [id]);
+    return again ? toUser(again) : undefined;
+  }
+
+  /** Computes missing api_key_hash values; true when there were any. */
+  async fillApiKeyHashes(): Promise<boolean> {
+    const missing = await this.db.all<{ id: number; api_key: string }>(
+      "SELECT id, api_key FROM users WHERE api_key_hash IS NULL",
+    );
+    for (const row of missing) {
+      await this.db.run("UPDATE users SET api_key_hash = ? WHERE id = ?", [
+        apiKeyLookupId(row.api_key),
+        row.id,
+      ]);
+    }
+    return missing.length > 0;
   }
 
   async passwordHash(userId: number): Promise<string | null> {
@@ -179,10 +230,16 @@ export class UsersRepo {
 
   async setActive(userId: number, active: boolean): Promise<void> {
     await this.db.run("UPDATE users SET is_active = ? WHERE id = ?", [sqlBool(active), userId]);
+    notifyUserCredentialsChange(userId);
   }
 
   async setApiKey(userId: number, apiKey: string): Promise<void> {
-    await this.db.run("UPDATE users SET api_key = ? WHERE id = ?", [apiKey, userId]);
+    await this.db.run("UPDATE users SET api_key = ?, api_key_hash = ? WHERE id = ?", [
+      apiKey,
+      apiKeyLookupId(apiKey),
+      userId,
+    ]);
+    notifyUserCredentialsChange(userId);
   }
 
   async setPasswordHash(userId: number, hash: string): Promise<void> {

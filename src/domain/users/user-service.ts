@@ -2,17 +2,20 @@ import {
   AuthenticationFailedError,
   InvalidApiKeyError,
   JsonableError,
-  RateLimitedError,
   UnauthorizedError,
   UnauthorizedPrincipalError,
   UserDeactivatedError,
 } from "../../errors.js";
 import { EMBEDDABLE_BOT_NAMES } from "../../../bots/index.js";
 import type { Clock } from "../../clock.js";
+import { onUserCredentialsChange } from "../../store/users-repo.js";
 import type { UsersRepo } from "../../store/users-repo.js";
 import type { EventSink } from "../events/event-sink.js";
+import { AuthCache } from "./auth-cache.js";
+import { LoginThrottle } from "./login-throttle.js";
 import {
   constantTimeEqual,
+  dummyPasswordHash,
   generateApiKey,
   generateToken,
   hashPassword,
@@ -41,33 +44,6 @@ export interface BotWithServices {
   services: BotService[];
 }
 
-/** Failed logins per username: 5 in 30 minutes (Zulip's authenticate_by_username). */
-class LoginThrottle {
-  private readonly failures = new Map<string, number[]>();
-  constructor(
-    private readonly clock: Clock,
-    private readonly max = 5,
-    private readonly windowMs = 30 * 60 * 1000,
-  ) {}
-  check(username: string): void {
-    const now = this.clock.now();
-    const recent = (this.failures.get(username) ?? []).filter((t) => now - t < this.windowMs);
-    this.failures.set(username, recent);
-    const oldest = recent[0];
-    if (recent.length >= this.max && oldest !== undefined) {
-      throw new RateLimitedError(Math.max(0, (oldest + this.windowMs - now) / 1000));
-    }
-  }
-  fail(username: string): void {
-    const list = this.failures.get(username) ?? [];
-    list.push(this.clock.now());
-    this.failures.set(username, list);
-  }
-  succeed(username: string): void {
-    this.failures.delete(username);
-  }
-}
-
 /** Users, bots, authentication and custom profile fields. */
 export class UserService {
   private readonly throttle: LoginThrottle;
@@ -79,6 +55,14 @@ export class UserService {
     private readonly botDomain: () => string,
   ) {
     this.throttle = new LoginThrottle(clock);
+    // Any UsersRepo write of a key or the active flag drops the user from this cache at once. The
+    // listener holds the cache weakly so a closed server's service can be collected.
+    const cache = new WeakRef(this.authCache);
+    const unsubscribe = onUserCredentialsChange((userId) => {
+      const live = cache.deref();
+      if (live === undefined) unsubscribe();
+      else live.invalidate(userId);
+    });
   }
 
   async realm(): Promise<Realm> {
@@ -87,33 +71,30 @@ export class UserService {
     return realm;
   }
 
+  /** Recently authenticated users (see AuthCache: 5 s, dropped at once on in-process changes). */
+  private readonly authCache = new AuthCache();
+
   /**
-   * Recently authenticated users by lower-case email. Long-polling clients authenticate every few
-   * seconds; a short TTL bounds how long another process's change (a new key, a deactivation) can
-   * go unseen, and this process's own changes drop the entry at once.
+   * The invalidation hook for lifecycle code: call it after deactivating or reactivating a user
+   * or bot, changing a key or a role, so the next request sees the change. (UsersRepo.setActive
+   * and setApiKey already call it through `onUserCredentialsChange`.)
    */
-  private readonly authCache = new Map<string, { user: User; expiresAt: number }>();
-  private static readonly AUTH_CACHE_MS = 5000;
+  invalidateCredentials(userId: number): void {
+    this.authCache.invalidate(userId);
+  }
 
   private forget(user: User): void {
-    this.authCache.delete(user.email.toLowerCase());
+    this.authCache.invalidate(user.id);
   }
 
   /** HTTP Basic credentials → the active user, with Zulip's messages in Zulip's order. */
   async authenticate(email: string, apiKey: string): Promise<User> {
     if (!isWellFormedApiKey(apiKey)) throw new UnauthorizedError("Malformed API key");
-    const cacheKey = email.toLowerCase();
     const now = this.clock.now();
-    const cached = this.authCache.get(cacheKey);
-    let user: User | undefined;
-    if (cached !== undefined && cached.expiresAt > now) {
-      user = cached.user;
-    } else {
+    let user = this.authCache.get(email, now);
+    if (user === undefined) {
       user = await this.repo.byEmail(email);
-      if (user !== undefined && user.isActive) {
-        if (this.authCache.size > 10000) this.authCache.clear();
-        this.authCache.set(cacheKey, { user, expiresAt: now + UserService.AUTH_CACHE_MS });
-      }
+      if (user !== undefined && user.isActive) this.authCache.set(user, now);
     }
     // Compare against a dummy key when the user is unknown, so timing does not reveal emails.
     const expected = user?.apiKey ?? "x".repeat(32);
@@ -133,14 +114,18 @@ export class UserService {
     return user;
   }
 
-  async fetchApiKey(username: string, password: string): Promise<User> {
+  /**
+   * Username + password → the user. The scrypt check runs off the event loop; failures are limited
+   * per username and per client IP (429 RATE_LIMIT_HIT); an unknown user costs the same check.
+   */
+  async fetchApiKey(username: string, password: string, clientIp?: string): Promise<User> {
     const key = username.trim().toLowerCase();
-    this.throttle.check(key);
+    this.throttle.check(key, clientIp);
     const user = await this.repo.byEmail(key);
     const hash = user ? await this.repo.passwordHash(user.id) : null;
-    const ok = hash !== null && verifyPassword(password, hash);
-    if (!ok || user === undefined) {
-      this.throttle.fail(key);
+    const ok = await verifyPassword(password, hash ?? (await dummyPasswordHash()));
+    if (!ok || hash === null || user === undefined) {
+      this.throttle.fail(key, clientIp);
       throw new AuthenticationFailedError();
     }
     if (!user.isActive) throw new UserDeactivatedError();
@@ -203,7 +188,7 @@ export class UserService {
       email: opts.ownerEmail,
       fullName: opts.ownerName,
       shortName: opts.ownerEmail.split("@")[0] ?? "",
-      passwordHash: hashPassword(opts.ownerPassword),
+      passwordHash: await hashPassword(opts.ownerPassword),
       apiKey: generateApiKey(),
       role: Role.OWNER,
       isBot: false,
@@ -259,7 +244,7 @@ export class UserService {
       fullName,
       shortName: email.split("@")[0] ?? "",
       passwordHash:
-        input.password === undefined || input.password === "" ? null : hashPassword(input.password),
+        input.password === undefined || input.password === "" ? null : await hashPassword(input.password),
       apiKey: generateApiKey(),
       role: (input.role as User["role"] | undefined) ?? Role.MEMBER,
       isBot: false,

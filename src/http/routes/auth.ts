@@ -9,7 +9,7 @@ export function authRouter(services: Services): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1" });
   router.post("/fetch_api_key", async (ctx) => {
     const args = parseArgs(ctx.state.params, { username: str, password: str });
-    const user = await services.users.fetchApiKey(args.username, args.password);
+    const user = await services.users.fetchApiKey(args.username, args.password, ctx.ip);
     ctx.body = success({ api_key: user.apiKey, email: user.email, user_id: user.id });
   });
   return router;

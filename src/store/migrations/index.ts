@@ -4,6 +4,7 @@ import { messages } from "./003-messages.js";
 import { outgoingWebhooks } from "./004-outgoing-webhooks.js";
 import { indexes } from "./005-indexes.js";
 import { reactions } from "./006-reactions.js";
+import { apiKeyLookup } from "./007-api-key-lookup.js";
 import type { Migration } from "./types.js";
 
 /** Every migration, in order. A new one is one file and one line here. */
@@ -14,4 +15,5 @@ export const migrations: readonly Migration[] = [
   outgoingWebhooks,
   indexes,
   reactions,
+  apiKeyLookup,
 ];

@@ -18,6 +18,12 @@ import bitbucket3 from "./bitbucket3/index.js";
 import gogs from "./gogs/index.js";
 import intercom from "./intercom/index.js";
 import wekan from "./wekan/index.js";
+import bitbucket from "./bitbucket/index.js";
+import beanstalk from "./beanstalk/index.js";
+import rhodecode from "./rhodecode/index.js";
+import reviewboard from "./reviewboard/index.js";
+import azuredevops from "./azuredevops/index.js";
+import buildbot from "./buildbot/index.js";
 
 /**
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
@@ -44,4 +50,10 @@ export const integrations: readonly RegisteredIntegration[] = [
   gogs,
   intercom,
   wekan,
+  bitbucket,
+  beanstalk,
+  rhodecode,
+  reviewboard,
+  azuredevops,
+  buildbot,
 ];

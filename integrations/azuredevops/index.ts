@@ -1,0 +1,20 @@
+import { defineIntegration, option, parse } from "../kit/index.js";
+import * as m from "./messages.js";
+
+/** Azure DevOps: POST /api/v1/external/azuredevops. The event is the payload's `eventType`. */
+export default defineIntegration({
+  name: "azuredevops",
+  displayName: "AzureDevOps",
+  categories: ["version-control"],
+  description: "Pushes and pull requests (created, updated, merged) from Azure DevOps repositories.",
+  options: {
+    branches: option("Only notify for pushes to these branches (comma-separated)", parse.string),
+  },
+  classify: ({ payload }) => payload.get("eventType").str(),
+  events: {
+    "git.push": (p, ctx) => m.push(p, ctx.options.branches),
+    "git.pullrequest.created": (p) => m.pullRequestCreated(p),
+    "git.pullrequest.merged": (p) => m.pullRequestMerged(p),
+    "git.pullrequest.updated": (p) => m.pullRequestUpdated(p),
+  },
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "@jest/globals";
+import { dispatchWebhook } from "../kit/index.js";
+import { describeCases, onlyMessage } from "../kit/testing.js";
+import beanstalk from "./index.js";
+
+describeCases(beanstalk, new URL("./fixtures/cases", import.meta.url));
+
+/** Posts `payload` as Beanstalk does: JSON in the urlencoded form field `payload`. */
+function send(payload: unknown, params: Record<string, string> = {}): ReturnType<typeof dispatchWebhook> {
+  const form = { payload: JSON.stringify(payload) };
+  return dispatchWebhook(beanstalk, {
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    params: { stream: "commits", ...params, ...form },
+    rawBody: Buffer.from(new URLSearchParams(form).toString()),
+    form,
+  });
+}
+
+const gitPush = {
+  uri: "git@acme.beanstalkapp.com:/web.git",
+  branch: "main",
+  ref: "refs/heads/main",
+  pusher_name: "Ada Lovelace",
+  repository: { name: "web", url: "https://acme.beanstalkapp.com/web" },
+  commits: [
+    {
+      id: "abcdef0123456789",
+      message: "Add the engine",
+      url: "https://acme.beanstalkapp.com/web/changesets/abcdef01",
+      author: { name: "Ada Lovelace", email: "ada@example.com" },
+    },
+  ],
+};
+
+describe("beanstalk: behaviour", () => {
+  it("posts a Git push", () => {
+    expect(onlyMessage(send(gitPush))).toEqual({
+      topic: "web / main",
+      body:
+        "Ada Lovelace [pushed](https://acme.beanstalkapp.com/web) 1 commit to branch main.\n\n" +
+        "* Add the engine ([abcdef01234](https://acme.beanstalkapp.com/web/changesets/abcdef01))",
+    });
+  });
+
+  it("quotes only the first line of a Subversion commit message", () => {
+    const svn = {
+      author_full_name: "Ada Lovelace",
+      changeset_url: "https://acme.beanstalkapp.com/svn/changesets/12",
+      revision: 12,
+      message: "Fix the engine\n\nIt was broken.",
+    };
+    expect(onlyMessage(send(svn))).toEqual({
+      topic: "svn r12",
+      body: "Ada Lovelace pushed [revision 12](https://acme.beanstalkapp.com/svn/changesets/12):\n\n> Fix the engine",
+    });
+  });
+
+  it("filters Git pushes by branch and by event name", () => {
+    expect(send(gitPush, { branches: "dev" }).kind).toBe("ignored");
+    expect(send(gitPush, { exclude_events: '["git_push"]' }).kind).toBe("filtered");
+  });
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "@jest/globals";
+import type { JsonableError } from "../../src/errors.js";
+import { dispatchWebhook } from "../kit/index.js";
+import { describeCases, onlyMessage } from "../kit/testing.js";
+import bitbucket from "./index.js";
+
+describeCases(bitbucket, new URL("./fixtures/cases", import.meta.url));
+
+/** Posts `payload` as Bitbucket's POST service does: JSON in the urlencoded field `payload`. */
+function send(payload: unknown, params: Record<string, string> = {}): ReturnType<typeof dispatchWebhook> {
+  const form = { payload: JSON.stringify(payload) };
+  return dispatchWebhook(bitbucket, {
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    params: { stream: "commits", ...params, ...form },
+    rawBody: Buffer.from(new URLSearchParams(form).toString()),
+    form,
+  });
+}
+
+const push = {
+  canon_url: "https://bitbucket.org",
+  repository: { name: "web", absolute_url: "/team/web/" },
+  user: "alice",
+  commits: [
+    { author: "bob", branch: "dev", message: "Fix the build\n\nDetails", raw_node: "0123456789abcdef0123" },
+  ],
+};
+
+describe("bitbucket: behaviour", () => {
+  it("reads the push from the form field and credits other authors", () => {
+    expect(onlyMessage(send(push))).toEqual({
+      topic: "web / dev",
+      body:
+        "alice pushed 1 commit to branch dev. Commits by bob (1).\n\n" +
+        "* Fix the build ([0123456789a](https://bitbucket.org/team/web/commits/0123456789abcdef0123))",
+    });
+  });
+
+  it("keeps a push whose branch occurs in the branches option, as Zulip does", () => {
+    expect(send(push, { branches: "main,dev" }).kind).toBe("messages");
+    expect(send(push, { branches: "main" }).kind).toBe("ignored");
+  });
+
+  it("credits a force push without a user to Someone", () => {
+    const { user: _user, ...anonymous } = push;
+    expect(onlyMessage(send({ ...anonymous, commits: [] }))).toEqual({
+      topic: "web",
+      body: "Someone [force pushed](https://bitbucket.org/team/web/).",
+    });
+  });
+
+  it("requires the payload field", () => {
+    let caught: unknown;
+    try {
+      dispatchWebhook(bitbucket, { headers: {}, params: { stream: "commits" }, rawBody: Buffer.from("") });
+    } catch (err) {
+      caught = err;
+    }
+    expect((caught as JsonableError).toJSON()).toMatchObject({
+      code: "REQUEST_VARIABLE_MISSING",
+      var_name: "payload",
+    });
+  });
+});

@@ -1,0 +1,17 @@
+import { defineIntegration, option, parse } from "../kit/index.js";
+import { repoPush } from "./messages.js";
+
+/** RhodeCode: POST /api/v1/external/rhodecode. The event is the payload's `event.name`. */
+export default defineIntegration({
+  name: "rhodecode",
+  displayName: "RhodeCode",
+  categories: ["version-control"],
+  description: "Pushes to RhodeCode repositories.",
+  options: {
+    branches: option("Only notify for pushes to these branches (comma-separated)", parse.string),
+  },
+  classify: ({ payload }) => payload.get("event").get("name").str(),
+  events: {
+    "repo-push": (p, ctx) => repoPush(p, ctx.options.branches),
+  },
+});

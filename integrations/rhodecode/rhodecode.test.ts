@@ -1,0 +1,42 @@
+import { describe, expect, it } from "@jest/globals";
+import type { JsonableError } from "../../src/errors.js";
+import { casePayload, describeCases, dispatchPayload, onlyMessage } from "../kit/testing.js";
+import rhodecode from "./index.js";
+
+const casesDir = new URL("./fixtures/cases", import.meta.url);
+
+describeCases(rhodecode, casesDir);
+
+describe("rhodecode: behaviour", () => {
+  it("filters pushes by branch and by event name", () => {
+    const p = casePayload(casesDir, "test_push_event_message");
+    expect(dispatchPayload(rhodecode, undefined, p, { branches: "dev" }).kind).toBe("ignored");
+    expect(dispatchPayload(rhodecode, undefined, p, { only_events: '["repo-push"]' }).kind).toBe("messages");
+    expect(dispatchPayload(rhodecode, undefined, p, { exclude_events: '["repo-*"]' }).kind).toBe("filtered");
+  });
+
+  it("lists at most 20 commits", () => {
+    const outcome = dispatchPayload(
+      rhodecode,
+      undefined,
+      casePayload(casesDir, "test_push_commits_more_than_limit"),
+    );
+    expect(onlyMessage(outcome).body.endsWith("\n[and 30 more commit(s)]")).toBe(true);
+  });
+
+  it("rejects other RhodeCode events", () => {
+    let caught: unknown;
+    try {
+      dispatchPayload(rhodecode, undefined, { event: { name: "pullrequest-create" } });
+    } catch (err) {
+      caught = err;
+    }
+    expect((caught as JsonableError).toJSON()).toEqual({
+      result: "error",
+      msg: "The 'pullrequest-create' event isn't currently supported by the RhodeCode webhook",
+      code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
+      event_type: "pullrequest-create",
+      webhook_name: "RhodeCode",
+    });
+  });
+});

@@ -16,14 +16,30 @@ import slackIncoming from "./slack_incoming/index.js";
 import uptimerobot from "./uptimerobot/index.js";
 import bitbucket3 from "./bitbucket3/index.js";
 import gogs from "./gogs/index.js";
-import intercom from "./intercom/index.js";
-import wekan from "./wekan/index.js";
 import bitbucket from "./bitbucket/index.js";
 import beanstalk from "./beanstalk/index.js";
 import rhodecode from "./rhodecode/index.js";
 import reviewboard from "./reviewboard/index.js";
 import azuredevops from "./azuredevops/index.js";
 import buildbot from "./buildbot/index.js";
+import intercom from "./intercom/index.js";
+import wekan from "./wekan/index.js";
+import newrelic from "./newrelic/index.js";
+import ansibletower from "./ansibletower/index.js";
+import thinkst from "./thinkst/index.js";
+import canarytoken from "./canarytoken/index.js";
+import freshstatus from "./freshstatus/index.js";
+import freshping from "./freshping/index.js";
+import flock from "./flock/index.js";
+import errbit from "./errbit/index.js";
+import homeassistant from "./homeassistant/index.js";
+import crashlytics from "./crashlytics/index.js";
+import opensearch from "./opensearch/index.js";
+import heroku from "./heroku/index.js";
+import dropbox from "./dropbox/index.js";
+import appfollow from "./appfollow/index.js";
+import gosquared from "./gosquared/index.js";
+import updown from "./updown/index.js";
 
 /**
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
@@ -48,12 +64,28 @@ export const integrations: readonly RegisteredIntegration[] = [
   json,
   bitbucket3,
   gogs,
-  intercom,
-  wekan,
   bitbucket,
   beanstalk,
   rhodecode,
   reviewboard,
   azuredevops,
   buildbot,
+  intercom,
+  wekan,
+  newrelic,
+  ansibletower,
+  thinkst,
+  canarytoken,
+  freshstatus,
+  freshping,
+  flock,
+  errbit,
+  homeassistant,
+  crashlytics,
+  opensearch,
+  heroku,
+  dropbox,
+  appfollow,
+  gosquared,
+  updown,
 ];

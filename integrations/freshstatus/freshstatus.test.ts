@@ -1,0 +1,63 @@
+import { describe, expect, it } from "@jest/globals";
+import { describeCases, dispatchPayload, expectFixture } from "../kit/testing.js";
+import { fixtureRequest } from "../kit/index.js";
+import { dispatchWebhook } from "../kit/dispatch.js";
+import freshstatus from "./index.js";
+
+const here = new URL(".", import.meta.url);
+
+describeCases(freshstatus, new URL("./fixtures/cases", import.meta.url));
+
+describe("freshstatus: events the recorded cases lack", () => {
+  it("says a reopened incident is not supported yet, in the incident's topic (as Zulip does)", () => {
+    expectFixture(freshstatus, here, "INCIDENT_REOPEN__not_supported", {
+      topic: "Sample title",
+      body: "The event (INCIDENT_REOPEN) is not supported yet.",
+    });
+  });
+
+  it("lists five services of a planned maintenance, then how many more", () => {
+    expectFixture(freshstatus, here, "MAINTENANCE_PLANNED__services_over_limit", {
+      topic: "Expect some services downtime due to server maintenance",
+      body:
+        "The following scheduled maintenance has been opened: **Expect some services downtime due to server maintenance**\n" +
+        "**Description:** We will be upgrading the servers.\n" +
+        "**Scheduled Start Time:** <time:2021-04-12T17:08:00+00:00>\n" +
+        "**Scheduled End Time:** <time:2021-04-12T18:08:00+00:00>\n" +
+        "**Affected Services:**\n* Sample Service\n* Sample Service 2\n* Sample Service 3\n" +
+        "* Sample Service 4\n* Sample Service 5\n[and 2 more service(s)]",
+    });
+  });
+
+  it("describes an incident note of another status as not supported yet", () => {
+    expectFixture(freshstatus, here, "INCIDENT_NOTE_CREATE__status_resolved", {
+      topic: "Degradation of Database Server",
+      body: "The event (INCIDENT_NOTE_CREATE) is not supported yet.",
+    });
+  });
+
+  it("answers Invalid payload for a webhook configured without the documented fields", () => {
+    expect(() =>
+      dispatchWebhook(freshstatus, fixtureRequest(freshstatus, here, "INCIDENT_NOTE_CREATE__missing_title")),
+    ).toThrow(expect.objectContaining({ message: "Invalid payload", code: "BAD_REQUEST" }));
+    expect(() => dispatchPayload(freshstatus, undefined, { id: "1" })).toThrow("Invalid payload");
+  });
+
+  it("rejects event types Freshstatus may add later as unsupported", () => {
+    expect(() =>
+      dispatchPayload(freshstatus, undefined, { event_data: { event_type: "COMPONENT_UPDATE" } }),
+    ).toThrow(expect.objectContaining({ code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE" }));
+  });
+
+  it("filters on the event type", () => {
+    const payload = {
+      title: "t",
+      message: "m",
+      incident_status: "Open",
+      event_data: { event_type: "INCIDENT_NOTE_CREATE" },
+    };
+    expect(dispatchPayload(freshstatus, undefined, payload, { exclude_events: '["INCIDENT_*"]' }).kind).toBe(
+      "filtered",
+    );
+  });
+});

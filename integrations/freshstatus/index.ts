@@ -1,0 +1,48 @@
+import { BadRequestError, InvalidPayloadError } from "../../src/errors.js";
+import { defineIntegration } from "../kit/index.js";
+import type { WebhookMessage, Wild } from "../kit/index.js";
+import {
+  incidentNote,
+  incidentOpen,
+  maintenanceNote,
+  maintenancePlanned,
+  notSupportedYet,
+} from "./messages.js";
+
+/**
+ * A payload missing what the templates of Zulip's setup guide provide (a misconfigured webhook):
+ * Zulip's answer, "Invalid payload".
+ */
+function checked<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof InvalidPayloadError) throw new BadRequestError("Invalid payload");
+    throw err;
+  }
+}
+
+function handler(render: (p: Wild) => WebhookMessage): (p: Wild) => WebhookMessage {
+  return (p) => checked(() => render(p));
+}
+
+/**
+ * Freshstatus status-page webhooks: incidents opened, notes on incidents and scheduled maintenance
+ * (a note with status Closed closes them), and maintenance planned. Event names are Freshstatus's
+ * `event_data.event_type`.
+ */
+export default defineIntegration({
+  name: "freshstatus",
+  displayName: "Freshstatus",
+  categories: ["monitoring"],
+  description: "Posts Freshstatus incidents, scheduled maintenance and their notes.",
+  classify: ({ payload }) => checked(() => payload.at("event_data", "event_type").str()),
+  events: {
+    INCIDENT_OPEN: handler(incidentOpen),
+    INCIDENT_NOTE_CREATE: handler(incidentNote),
+    MAINTENANCE_PLANNED: handler(maintenancePlanned),
+    MAINTENANCE_NOTE_CREATE: handler(maintenanceNote),
+    // Known to Zulip but not described: it says so in the incident's topic.
+    INCIDENT_REOPEN: handler(notSupportedYet),
+  },
+});

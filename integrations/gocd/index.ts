@@ -1,0 +1,56 @@
+import { defineIntegration } from "../kit/index.js";
+import type { WebhookMessage, Wild } from "../kit/index.js";
+import { truncateTopic } from "../kit/templates/git.js";
+
+/** "[`963eb239c7b`](repo/commit/963eb239c7b) on branch `main`" for the build's first material. */
+function commitDetails(pipeline: Wild): string {
+  const cause = pipeline.get("build-cause").index(0);
+  const git = cause.get("material").get("git-configuration");
+  const sha = cause.get("modifications").index(0).get("revision").str().slice(0, 11);
+  return `[\`${sha}\`](${git.get("url").str()}/commit/${sha}) on branch \`${git.get("branch").str()}\``;
+}
+
+/** "- **Failed**: `a`, `b`" per job result, in the order the results first appear. */
+function jobsDetails(stage: Wild): string {
+  const byResult = new Map<string, string[]>();
+  for (const job of stage.opt("jobs")?.items() ?? []) {
+    const result = job.get("result").str();
+    byResult.set(result, [...(byResult.get(result) ?? []), `\`${job.get("name").str()}\``]);
+  }
+  return [...byResult].map(([result, jobs]) => `- **${result}**: ${jobs.join(", ")}`).join("\n");
+}
+
+/** A stage scheduled (state "Building") or completed (with its result and its jobs). */
+export function stageMessage(p: Wild): WebhookMessage {
+  const pipeline = p.get("data").get("pipeline");
+  const stage = pipeline.get("stage");
+  const name = `${pipeline.get("name").str()} / ${stage.get("name").str()}`;
+  const state = stage.get("state").str().toLowerCase();
+  const started = `- **Started**: <time:${stage.get("create-time").str()}>`;
+  const commit = `- **Commit**: ${commitDetails(pipeline)}`;
+  if (state === "building") {
+    return { topic: truncateTopic(name), body: `**Pipeline ${state}**: ${name}\n${commit}\n${started}` };
+  }
+  const result = stage.get("result").str();
+  const emoji = result === "Passed" ? ":green_circle:" : ":red_circle:";
+  const jobs = jobsDetails(stage);
+  const body =
+    `${emoji} **Build ${state}**: ${name}\n${commit}\n${started}\n` +
+    `- **Finished**: <time:${stage.get("last-transition-time").str()}>` +
+    (jobs === "" ? "" : `\n${jobs}`);
+  return { topic: truncateTopic(name), body };
+}
+
+/**
+ * GoCD: POST /api/v1/external/gocd, from GoCD's WebHook Notifier plugin. Stage status changes are
+ * posted; agent notifications (`type: agent`) are accepted silently.
+ */
+export default defineIntegration({
+  name: "gocd",
+  displayName: "GoCD",
+  categories: ["continuous-integration"],
+  description: "Pipeline stages scheduled and completed (with each job's result) from GoCD.",
+  classify: ({ payload }) => payload.get("type").str(),
+  events: { stage: (p) => stageMessage(p) },
+  ignoredEvents: ["*"],
+});

@@ -1,0 +1,66 @@
+import { defineIntegration } from "../kit/index.js";
+import type { WebhookMessage, Wild } from "../kit/index.js";
+import { truncateTopic } from "../kit/templates/git.js";
+
+/** A TeamCity property (`teamcityProperties: [{name, value}]`) by name. */
+function property(build: Wild, name: string): string | undefined {
+  const found = (build.opt("teamcityProperties")?.items() ?? []).find(
+    (prop) => prop.opt("name")?.value === name,
+  );
+  return found?.opt("value")?.text();
+}
+
+function statusText(build: Wild): string {
+  const result = build.get("buildResult").str();
+  const delta = build.opt("buildResultDelta")?.text();
+  const status = build.get("buildStatus").text();
+  if (result === "success")
+    return delta === "fixed" ? "has been fixed! :thumbs_up:" : "was successful! :thumbs_up:";
+  if (result === "failure") {
+    return delta === "broken"
+      ? `is broken with status ${status}! :thumbs_down:`
+      : `is still broken with status ${status}! :thumbs_down:`;
+  }
+  if (result === "running") return "has started.";
+  return `has status ${result}: ${status}.`;
+}
+
+/** "Project :: Compile build 5535 was successful! :thumbs_up: See [changes](…) and [build log](…)." */
+export function buildBody(build: Wild): string {
+  const name = build.get("buildFullName").str();
+  const url = build.get("buildStatusUrl").str();
+  return (
+    `${name} build ${build.get("buildNumber").text()} ${statusText(build)} ` +
+    `See [changes](${url}&tab=buildChangesDiv) and [build log](${url}).`
+  );
+}
+
+/**
+ * A build event of the "Legacy Webhook (JSON)" format. A personal build is not posted to the
+ * channel: Zulip sends it privately to whoever triggered it, which this integration cannot do (see
+ * doc.md), so it stays silent. Other payload formats (Slack, …) are accepted silently.
+ */
+export function buildMessage(p: Wild): WebhookMessage | null {
+  const build = p.opt("build");
+  if (build === undefined) return null;
+  if (property(build, "env.BUILD_IS_PERSONAL") === "true") return null;
+  const name = build.get("buildFullName").str();
+  const branch = build.opt("branchDisplayName");
+  return {
+    topic: truncateTopic(branch === undefined ? name : `${name} (${branch.text()})`),
+    body: buildBody(build),
+  };
+}
+
+/**
+ * TeamCity: POST /api/v1/external/teamcity, from the tcWebHooks plugin with the payload format
+ * "Legacy Webhook (JSON)".
+ */
+export default defineIntegration({
+  name: "teamcity",
+  displayName: "TeamCity",
+  categories: ["continuous-integration"],
+  description: "Build results (started, successful, fixed, broken) from TeamCity.",
+  classify: () => "build",
+  events: { build: (p) => buildMessage(p) },
+});

@@ -40,6 +40,11 @@ import dropbox from "./dropbox/index.js";
 import appfollow from "./appfollow/index.js";
 import gosquared from "./gosquared/index.js";
 import updown from "./updown/index.js";
+import travis from "./travis/index.js";
+import semaphore from "./semaphore/index.js";
+import codeship from "./codeship/index.js";
+import gocd from "./gocd/index.js";
+import teamcity from "./teamcity/index.js";
 import pivotal from "./pivotal/index.js";
 
 /**
@@ -89,5 +94,10 @@ export const integrations: readonly RegisteredIntegration[] = [
   appfollow,
   gosquared,
   updown,
+  travis,
+  semaphore,
+  codeship,
+  gocd,
+  teamcity,
   pivotal,
 ];

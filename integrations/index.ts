@@ -46,6 +46,11 @@ import codeship from "./codeship/index.js";
 import gocd from "./gocd/index.js";
 import teamcity from "./teamcity/index.js";
 import pivotal from "./pivotal/index.js";
+import netlify from "./netlify/index.js";
+import harbor from "./harbor/index.js";
+import sonarqube from "./sonarqube/index.js";
+import dbt from "./dbt/index.js";
+import airbyte from "./airbyte/index.js";
 
 /**
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
@@ -100,4 +105,9 @@ export const integrations: readonly RegisteredIntegration[] = [
   gocd,
   teamcity,
   pivotal,
+  netlify,
+  harbor,
+  sonarqube,
+  dbt,
+  airbyte,
 ];

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "@jest/globals";
+import { verifySignature } from "../../src/domain/webhooks/signatures.js";
+import { JsonableError } from "../../src/errors.js";
+import { casePayload, describeCases, dispatchPayload } from "../kit/testing.js";
+import harbor from "./index.js";
+
+const casesDir = new URL("./fixtures/cases", import.meta.url);
+
+describeCases(harbor, casesDir);
+
+describe("harbor: behaviour", () => {
+  it("accepts the events Zulip ignores without a message", () => {
+    const p = casePayload(casesDir, "test_push_image");
+    for (const type of ["PULL_ARTIFACT", "DELETE_ARTIFACT", "SCANNING_FAILED", "UPLOAD_CHART"]) {
+      expect(dispatchPayload(harbor, undefined, { ...p, type }).kind).toBe("ignored");
+    }
+  });
+
+  it("rejects a scan report in another format", () => {
+    const p = casePayload(casesDir, "test_scanning_completed");
+    const resource = (
+      (p["event_data"] as Record<string, unknown>)["resources"] as Record<string, unknown>[]
+    )[0];
+    if (resource === undefined) throw new Error("no resource");
+    resource["scan_overview"] = {
+      "application/vnd.scanner.adapter.vuln.report.harbor+json; version=1.0": {},
+    };
+    let caught: unknown;
+    try {
+      dispatchPayload(harbor, undefined, p);
+    } catch (err) {
+      caught = err;
+    }
+    expect((caught as JsonableError).toJSON()).toMatchObject({
+      code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
+      event_type: "Unsupported harbor scanning webhook payload",
+    });
+  });
+
+  it("rejects other Harbor events", () => {
+    const p = casePayload(casesDir, "test_push_image");
+    expect(() => dispatchPayload(harbor, undefined, { ...p, type: "QUOTA_EXCEED" })).toThrow(JsonableError);
+  });
+
+  it("checks the webhook's Auth Header, sent as Authorization", () => {
+    const check = (header: string | undefined): string => {
+      const scheme = harbor.signature;
+      if (scheme === undefined) throw new Error("no signature scheme");
+      try {
+        verifySignature(
+          scheme,
+          "Bearer s3cr3t",
+          {
+            rawBody: Buffer.from("{}"),
+            header: (name) => (name.toLowerCase() === "authorization" ? header : undefined),
+            url: "https://chat.example.com/api/v1/external/harbor",
+          },
+          1700000000,
+        );
+        return "ok";
+      } catch (err) {
+        return err instanceof JsonableError ? err.code : String(err);
+      }
+    };
+    expect(check("Bearer s3cr3t")).toBe("ok");
+    expect(check("Bearer other")).toBe("INVALID_WEBHOOK_SIGNATURE");
+    expect(check(undefined)).toBe("INVALID_WEBHOOK_SIGNATURE");
+  });
+});

@@ -1,0 +1,57 @@
+import { UnsupportedWebhookEventTypeError } from "../../src/errors.js";
+import { defineIntegration } from "../kit/index.js";
+import type { WebhookMessage, Wild } from "../kit/index.js";
+import { truncateTopic } from "../kit/templates/git.js";
+
+/** The scan report format Harbor 2.x attaches to a scanned artifact. */
+const REPORT = "application/vnd.security.vulnerability.report; version=1.1";
+
+const repository = (p: Wild): string => p.get("event_data").get("repository").get("repo_full_name").str();
+const firstResource = (p: Wild): Wild => p.get("event_data").get("resources").index(0);
+
+export function pushArtifact(p: Wild): WebhookMessage {
+  const image = `${repository(p)}:${firstResource(p).get("tag").text()}`;
+  return {
+    topic: truncateTopic(repository(p)),
+    body: `**${p.get("operator").text()}** pushed image \`${image}\``,
+  };
+}
+
+export function scanningCompleted(p: Wild): WebhookMessage {
+  const overview = firstResource(p).get("scan_overview");
+  if (overview.opt(REPORT) === undefined) {
+    throw new UnsupportedWebhookEventTypeError("Unsupported harbor scanning webhook payload");
+  }
+  const summary = overview.get(REPORT).opt("summary")?.opt("summary");
+  const rows = (summary?.entries() ?? []).map(([severity, count]) => `* ${severity}: **${count.text()}**`);
+  const results = rows.length > 0 ? rows.join("\n") : "None";
+  return {
+    topic: truncateTopic(repository(p)),
+    body:
+      `Image scan completed for \`${repository(p)}:${firstResource(p).get("tag").text()}\`. ` +
+      `Vulnerabilities by severity:\n\n${results}`,
+  };
+}
+
+/** Harbor: POST /api/v1/external/harbor, from a project's webhook policy (HTTP, JSON). */
+export default defineIntegration({
+  name: "harbor",
+  displayName: "Harbor",
+  categories: ["deployment"],
+  description: "Artifacts pushed and vulnerability scans completed in a Harbor registry.",
+  // The webhook policy's "Auth Header" is sent verbatim as Authorization.
+  signature: { kind: "token", header: "Authorization" },
+  classify: ({ payload }) => payload.get("type").str(),
+  events: {
+    PUSH_ARTIFACT: (p) => pushArtifact(p),
+    SCANNING_COMPLETED: (p) => scanningCompleted(p),
+  },
+  ignoredEvents: [
+    "DOWNLOAD_CHART",
+    "DELETE_CHART",
+    "UPLOAD_CHART",
+    "PULL_ARTIFACT",
+    "DELETE_ARTIFACT",
+    "SCANNING_FAILED",
+  ],
+});

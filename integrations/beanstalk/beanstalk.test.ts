@@ -60,3 +60,36 @@ describe("beanstalk: behaviour", () => {
     expect(send(gitPush, { exclude_events: '["git_push"]' }).kind).toBe("filtered");
   });
 });
+
+describe("beanstalk: the payload field", () => {
+  it("is read from a urlencoded body whatever its Content-Type", () => {
+    const svn = {
+      author_full_name: "Ada",
+      changeset_url: "https://x/changesets/3",
+      revision: 3,
+      message: "m",
+    };
+    const outcome = dispatchWebhook(beanstalk, {
+      headers: { "content-type": "text/plain;charset=UTF-8" },
+      params: { stream: "commits" },
+      rawBody: Buffer.from(new URLSearchParams({ payload: JSON.stringify(svn) }).toString()),
+    });
+    expect(onlyMessage(outcome)).toEqual({
+      topic: "svn r3",
+      body: "Ada pushed [revision 3](https://x/changesets/3):\n\n> m",
+    });
+  });
+
+  it("is required, and must be JSON", () => {
+    const send = (body: string): unknown => {
+      try {
+        dispatchWebhook(beanstalk, { headers: {}, params: {}, rawBody: Buffer.from(body) });
+      } catch (err) {
+        return (err as { code?: string }).code;
+      }
+      return "no error";
+    };
+    expect(send("other=1")).toBe("REQUEST_VARIABLE_MISSING");
+    expect(send("payload=%7Bnot%20json")).toBe("INVALID_JSON");
+  });
+});

@@ -1,5 +1,28 @@
-import { defineIntegration, option, parse, payloadField } from "../kit/index.js";
+import { InvalidJsonError, RequestVariableMissingError } from "../../src/errors.js";
+import { Wild, defineIntegration, option, parse } from "../kit/index.js";
+import type { BodyReader } from "../kit/index.js";
 import { gitPush, isGitPush, svnCommit } from "./messages.js";
+
+/**
+ * The JSON text of the form field `payload`, from the parsed form, the query, or a urlencoded body
+ * whatever its Content-Type says (Beanstalk's requests do not always declare one).
+ */
+const payloadFormField: BodyReader = {
+  kind: "payload-field",
+  read: (input) => {
+    const text =
+      input.form?.["payload"] ??
+      input.params["payload"] ??
+      new URLSearchParams(input.rawBody.toString("utf8")).get("payload") ??
+      undefined;
+    if (text === undefined) throw new RequestVariableMissingError("payload");
+    try {
+      return new Wild(JSON.parse(text) as unknown);
+    } catch {
+      throw new InvalidJsonError();
+    }
+  },
+};
 
 /**
  * Beanstalk: POST /api/v1/external/beanstalk. Beanstalk posts the push as JSON in the form field
@@ -10,7 +33,7 @@ export default defineIntegration({
   displayName: "Beanstalk",
   categories: ["version-control"],
   description: "Git pushes and Subversion commits from Beanstalk repositories.",
-  body: payloadField("payload"),
+  body: payloadFormField,
   options: {
     branches: option("Only notify for pushes to these branches (comma-separated)", parse.string),
   },

@@ -40,6 +40,12 @@ import dropbox from "./dropbox/index.js";
 import appfollow from "./appfollow/index.js";
 import gosquared from "./gosquared/index.js";
 import updown from "./updown/index.js";
+import sonarr from "./sonarr/index.js";
+import radarr from "./radarr/index.js";
+import lidarr from "./lidarr/index.js";
+import rundeck from "./rundeck/index.js";
+import splunk from "./splunk/index.js";
+import raygun from "./raygun/index.js";
 import travis from "./travis/index.js";
 import semaphore from "./semaphore/index.js";
 import codeship from "./codeship/index.js";
@@ -99,6 +105,12 @@ export const integrations: readonly RegisteredIntegration[] = [
   appfollow,
   gosquared,
   updown,
+  sonarr,
+  radarr,
+  lidarr,
+  rundeck,
+  splunk,
+  raygun,
   travis,
   semaphore,
   codeship,

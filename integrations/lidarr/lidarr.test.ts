@@ -1,0 +1,57 @@
+import { describe, expect, it } from "@jest/globals";
+import { describeCases, dispatchPayload, expectFixture } from "../kit/testing.js";
+import lidarr from "./index.js";
+
+const here = new URL(".", import.meta.url);
+
+describeCases(lidarr, new URL("./fixtures/cases", import.meta.url));
+
+describe("lidarr: events the recorded cases lack", () => {
+  it("posts the test message", () => {
+    expectFixture(lidarr, here, "Test__test", {
+      topic: "Lidarr - Test",
+      body: "Lidarr webhook has been successfully configured.",
+    });
+  });
+
+  it("posts a grabbed album", () => {
+    expectFixture(lidarr, here, "Grab__album_grabbed", {
+      topic: "UB40",
+      body: "The album Labour of Love by UB40 has been grabbed.",
+    });
+  });
+
+  it("posts renamed tracks", () => {
+    expectFixture(lidarr, here, "Rename__tracks_renamed", {
+      topic: "Little Mix",
+      body: "The artist Little Mix has had its tracks renamed.",
+    });
+  });
+
+  it("lists twenty tracks at most", () => {
+    const tracks = Array.from({ length: 23 }, (_, i) => ({ title: `T${i + 1}` }));
+    const outcome = dispatchPayload(lidarr, undefined, {
+      eventType: "Download",
+      isUpgrade: false,
+      artist: { name: "A" },
+      tracks,
+    });
+    expect(outcome).toMatchObject({
+      messages: [
+        {
+          topic: "A",
+          body:
+            "The following tracks by A have been imported:\n" +
+            Array.from({ length: 20 }, (_, i) => `* T${i + 1}\n`).join("") +
+            "[and 3 more tracks(s)]",
+        },
+      ],
+    });
+  });
+
+  it("rejects event types it does not describe", () => {
+    expect(() => dispatchPayload(lidarr, undefined, { eventType: "AlbumDelete" })).toThrow(
+      expect.objectContaining({ code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE", eventType: "AlbumDelete" }),
+    );
+  });
+});

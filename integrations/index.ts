@@ -57,6 +57,7 @@ import harbor from "./harbor/index.js";
 import sonarqube from "./sonarqube/index.js";
 import dbt from "./dbt/index.js";
 import airbyte from "./airbyte/index.js";
+import stripe from "./stripe/index.js";
 
 /**
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
@@ -122,4 +123,5 @@ export const integrations: readonly RegisteredIntegration[] = [
   sonarqube,
   dbt,
   airbyte,
+  stripe,
 ];

@@ -58,6 +58,7 @@ import sonarqube from "./sonarqube/index.js";
 import dbt from "./dbt/index.js";
 import airbyte from "./airbyte/index.js";
 import stripe from "./stripe/index.js";
+import patreon from "./patreon/index.js";
 
 /**
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
@@ -124,4 +125,5 @@ export const integrations: readonly RegisteredIntegration[] = [
   dbt,
   airbyte,
   stripe,
+  patreon,
 ];

@@ -46,6 +46,9 @@ import lidarr from "./lidarr/index.js";
 import rundeck from "./rundeck/index.js";
 import splunk from "./splunk/index.js";
 import raygun from "./raygun/index.js";
+import ifttt from "./ifttt/index.js";
+import zapier from "./zapier/index.js";
+import librato from "./librato/index.js";
 import travis from "./travis/index.js";
 import semaphore from "./semaphore/index.js";
 import codeship from "./codeship/index.js";
@@ -113,6 +116,9 @@ export const integrations: readonly RegisteredIntegration[] = [
   rundeck,
   splunk,
   raygun,
+  ifttt,
+  zapier,
+  librato,
   travis,
   semaphore,
   codeship,

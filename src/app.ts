@@ -7,6 +7,8 @@ import { eventFilterBounds } from "./http/middleware/event-filters.js";
 import { rateLimit } from "./http/middleware/rate-limit.js";
 import { requestLog } from "./http/middleware/request-log.js";
 import { authenticatedRouters, publicRouters } from "./http/routes/index.js";
+import { webRouter } from "./http/routes/web.js";
+import { jsonPrefix, sessionOrBasicAuth } from "./http/session/session-auth.js";
 import type { AppState } from "./http/state.js";
 import type { Services } from "./services.js";
 
@@ -30,8 +32,14 @@ export function createApp(services: Services): Koa<AppState> {
     app.use(router.allowedMethods());
   }
 
+  // The web app (pages, assets, sign-in/out), then `/json/*` = the API routers by session.
+  const web = webRouter(services);
+  app.use(web.routes());
+  app.use(web.allowedMethods());
+  app.use(jsonPrefix());
+
   const api = new Router<AppState>();
-  api.use(basicAuth(services.users));
+  api.use(sessionOrBasicAuth(services.sessions, basicAuth(services.users)));
   if (services.config.rateLimit !== null) api.use(rateLimit(services.config.rateLimit, services.clock));
   for (const router of authenticatedRouters(services)) api.use(router.routes());
   app.use(api.routes());

@@ -27,7 +27,8 @@ export type ErrorCode =
   | "METHOD_NOT_ALLOWED"
   | "REQUEST_TOO_LARGE"
   | "REACTION_ALREADY_EXISTS"
-  | "REACTION_DOES_NOT_EXIST";
+  | "REACTION_DOES_NOT_EXIST"
+  | "CSRF_FAILED";
 
 /** An error the client may see: status, code, message and extra top-level fields. */
 export class JsonableError extends Error {
@@ -127,6 +128,15 @@ export class AuthenticationFailedError extends JsonableError {
   override readonly httpStatus = 401;
   constructor(msg = "Your username or password is incorrect") {
     super(msg);
+  }
+}
+
+/** A web-session request without the session's CSRF token (Zulip's CsrfFailureError). */
+export class CsrfFailedError extends JsonableError {
+  override readonly code = "CSRF_FAILED";
+  override readonly httpStatus = 403;
+  constructor(reason: string) {
+    super(`CSRF error: ${reason}`);
   }
 }
 

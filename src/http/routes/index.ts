@@ -6,6 +6,7 @@ import { botStorageRouter } from "./bot-storage.js";
 import { eventsRouter } from "./events.js";
 import { externalRouter } from "./external.js";
 import { flagsRouter } from "./flags.js";
+import { integrationDocsRouter } from "./integration-docs.js";
 import { messagesRouter } from "./messages.js";
 import { serverSettingsRouter } from "./server-settings.js";
 import { settingsRouter } from "./settings.js";
@@ -29,5 +30,6 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     subscriptionsRouter(services),
     settingsRouter(services),
     botStorageRouter(services),
+    integrationDocsRouter(services),
   ];
 }

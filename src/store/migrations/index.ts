@@ -5,6 +5,7 @@ import { outgoingWebhooks } from "./004-outgoing-webhooks.js";
 import { indexes } from "./005-indexes.js";
 import { reactions } from "./006-reactions.js";
 import { apiKeyLookup } from "./007-api-key-lookup.js";
+import { webSessions } from "./008-web-sessions.js";
 import type { Migration } from "./types.js";
 
 /** Every migration, in order. A new one is one file and one line here. */
@@ -16,4 +17,5 @@ export const migrations: readonly Migration[] = [
   indexes,
   reactions,
   apiKeyLookup,
+  webSessions,
 ];

@@ -1,0 +1,219 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { OWNER_PASSWORD, startTestServer } from "../helpers/test-server.js";
+import type { TestServer } from "../helpers/test-server.js";
+import { ensureWebBuilt, hasChromium, launchBrowser, printSkipNotice, signIn } from "./browser.js";
+
+const HAMLET_PASSWORD = "hamlet@zulip.com-password";
+const describeBrowser = hasChromium() ? describe : describe.skip;
+if (!hasChromium()) printSkipNotice();
+
+describeBrowser("web app in Chromium", () => {
+  let server: TestServer;
+  let browser: Browser;
+  let dataDir: string;
+  const contexts: BrowserContext[] = [];
+
+  async function newPage(viewport = { width: 1200, height: 800 }): Promise<Page> {
+    const context = await browser.newContext({ viewport });
+    contexts.push(context);
+    const page = await context.newPage();
+    // A message or page that runs script would show up as a dialog or a page error.
+    page.on("dialog", (d) => {
+      throw new Error(`unexpected dialog: ${d.message()}`);
+    });
+    return page;
+  }
+
+  beforeAll(async () => {
+    ensureWebBuilt();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "web-app-test-"));
+    server = await startTestServer({ config: { dataDir } });
+    const { iago, hamlet } = server.users;
+    // #Denmark with iago and hamlet in it.
+    await server.api.post("/api/v1/users/me/subscriptions", {
+      as: iago,
+      params: { subscriptions: [{ name: "Denmark" }], principals: [iago.email, hamlet.email] },
+    });
+    browser = await launchBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await server?.close();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("signs in, refuses a wrong password, and signs out ending the session on the server", async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}/`);
+    expect(new URL(page.url()).pathname).toBe("/login");
+
+    await page.getByLabel("Email").fill(server.users.hamlet.email);
+    await page.getByLabel("Password").fill("not-the-password");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page.getByRole("alert").textContent()).resolves.toBe(
+      "Your username or password is incorrect",
+    );
+
+    await page.getByLabel("Password").fill(HAMLET_PASSWORD);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.getByRole("button", { name: "Log out" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/");
+    await page.getByRole("link", { name: "Your bots" }).waitFor();
+    await page.getByRole("link", { name: "Integrations" }).waitFor();
+
+    const cookies = await page.context().cookies();
+    const session = cookies.find((c) => c.name === "sessionid")!;
+    expect(session.httpOnly).toBe(true);
+    expect(session.sameSite).toBe("Lax");
+    const cookieHeader = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+    const before = await fetch(`${server.url}/json/users/me`, { headers: { cookie: cookieHeader } });
+    expect(before.status).toBe(200);
+
+    await page.getByRole("button", { name: "Log out" }).click();
+    await page.getByRole("button", { name: "Log in" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/login");
+    // The old cookie is worthless now: the session was deleted on the server.
+    const after = await fetch(`${server.url}/json/users/me`, { headers: { cookie: cookieHeader } });
+    expect(after.status).toBe(401);
+    expect(await after.json()).toEqual({
+      result: "error",
+      msg: "Not logged in: API authentication or user session required",
+      code: "UNAUTHORIZED",
+    });
+  }, 60_000);
+
+  it("shows a message sent in one browser live in another", async () => {
+    const iagoPage = await newPage();
+    const hamletPage = await newPage();
+    await signIn(iagoPage, server.url, server.users.iago.email, OWNER_PASSWORD);
+    await signIn(hamletPage, server.url, server.users.hamlet.email, HAMLET_PASSWORD);
+    await iagoPage.getByRole("log", { name: "Message feed" }).waitFor();
+
+    await hamletPage.getByLabel("Stream", { exact: true }).fill("Denmark");
+    await hamletPage.getByLabel("Topic").fill("castle");
+    await hamletPage.getByLabel("Message", { exact: true }).fill("To be, or not to be");
+    await hamletPage.getByRole("button", { name: "Send" }).click();
+
+    const feed = iagoPage.getByRole("log", { name: "Message feed" });
+    await feed.getByText("To be, or not to be").waitFor({ timeout: 10_000 });
+    await expect(feed.getByRole("link", { name: "#Denmark › castle" }).count()).resolves.toBe(1);
+    // The sender's own feed shows it too, and the compose box is empty again.
+    await hamletPage.getByRole("log", { name: "Message feed" }).getByText("To be, or not to be").waitFor();
+    await expect(hamletPage.getByLabel("Message", { exact: true }).inputValue()).resolves.toBe("");
+  }, 60_000);
+
+  it("shows Markdown rendered and a message with <img onerror> runs nothing", async () => {
+    const { hamlet } = server.users;
+    await server.api.post("/api/v1/messages", {
+      as: hamlet,
+      params: {
+        type: "stream",
+        to: "Denmark",
+        topic: "markdown",
+        content:
+          'Some **bold words** and <img src=x onerror="window.__pwned = 1"> <script>window.__pwned = 2</script>',
+      },
+    });
+    const page = await newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await signIn(page, server.url, server.users.iago.email, OWNER_PASSWORD);
+    const feed = page.getByRole("log", { name: "Message feed" });
+    const message = feed.locator("article", { hasText: "Some bold words" });
+    await message.waitFor();
+    await expect(message.locator(".content strong").textContent()).resolves.toBe("bold words");
+    // The HTML was shown as text, not turned into elements.
+    await expect(message.locator("img").count()).resolves.toBe(0);
+    await expect(message.locator("script").count()).resolves.toBe(0);
+    await expect(message.locator(".content").textContent()).resolves.toBe(
+      'Some bold words and <img src=x onerror="window.__pwned = 1"> <script>window.__pwned = 2</script>',
+    );
+    await expect(page.evaluate("typeof window.__pwned")).resolves.toBe("undefined");
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it("creates an incoming-webhook bot, shows its key, builds a GitHub URL and shows the pushed message", async () => {
+    const page = await newPage();
+    await signIn(page, server.url, server.users.iago.email, OWNER_PASSWORD);
+    await page.getByRole("link", { name: "Your bots" }).click();
+    await page.getByRole("button", { name: "Add a new bot" }).click();
+    await page.getByLabel("Bot type").selectOption({ label: "Incoming webhook" });
+    await page.getByLabel("Name", { exact: true }).fill("GitHub notifier");
+    await page.getByRole("button", { name: "Create bot" }).click();
+
+    const card = page.getByRole("listitem", { name: "GitHub notifier" });
+    await card.waitFor();
+    const email = await card.getByLabel("Bot email").inputValue();
+    const key = await card.getByLabel("API key").inputValue();
+    expect(email).toBe("github-notifier-bot@zulip.com");
+    const stored = await server.running.services.users.byEmail(email);
+    expect(stored?.botType).toBe(2);
+    expect(key).toBe(stored?.apiKey);
+
+    // The integration page builds the URL to paste into GitHub.
+    await page.getByRole("link", { name: "Integrations" }).click();
+    await page.getByLabel("Search integrations").fill("git");
+    await page.getByRole("link", { name: "GitHub", exact: true }).click();
+    await page.getByRole("heading", { name: "GitHub", level: 1 }).first().waitFor();
+    await page.getByLabel("Bot", { exact: true }).selectOption({ label: `GitHub notifier (${email})` });
+    await page.getByLabel("Stream", { exact: true }).fill("Denmark");
+    const url = await page.getByLabel("Integration URL").inputValue();
+    expect(url).toBe(`${server.url}/api/v1/external/github?api_key=${key}&stream=Denmark`);
+
+    // GitHub posts a push to that URL.
+    const fixture = fs.readFileSync(
+      new URL("../../integrations/github/fixtures/push__1_commit.json", import.meta.url),
+    );
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-github-event": "push" },
+      body: fixture,
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ result: "success", msg: "" });
+
+    await page.getByRole("link", { name: "Chat" }).click();
+    const feed = page.getByRole("log", { name: "Message feed" });
+    const pushed = feed.locator("article", { hasText: "Fix the greeting" });
+    await pushed.waitFor({ timeout: 10_000 });
+    await expect(pushed.locator(".sender").textContent()).resolves.toBe("GitHub notifier");
+    await expect(feed.getByRole("link", { name: "#Denmark › hello-world / main" }).count()).resolves.toBe(1);
+  }, 90_000);
+
+  it("sends a test payload from the integration page and shows the result", async () => {
+    const page = await newPage();
+    await signIn(page, server.url, server.users.iago.email, OWNER_PASSWORD);
+    await page.goto(`${server.url}/integrations/helloworld`);
+    await page.getByLabel("Stream", { exact: true }).fill("Denmark");
+    await page.getByLabel("Sample payload").selectOption("case:test_hello_message");
+    await page.getByRole("button", { name: "Send a test payload" }).click();
+    const result = page.getByRole("status", { name: "Test payload result" });
+    await result.waitFor();
+    await expect(result.textContent()).resolves.toBe('200 {"result":"success","msg":""}');
+  }, 60_000);
+
+  it("fits a 390 px phone screen without horizontal scrolling", async () => {
+    const page = await newPage({ width: 390, height: 844 });
+    await signIn(page, server.url, server.users.iago.email, OWNER_PASSWORD);
+    const overflow = () => page.evaluate("document.documentElement.scrollWidth - window.innerWidth");
+    await page.getByRole("log", { name: "Message feed" }).waitFor();
+    await expect(overflow()).resolves.toBe(0);
+    for (const label of ["Stream", "Topic", "Message"]) {
+      await expect(page.getByLabel(label, { exact: true }).isVisible()).resolves.toBe(true);
+    }
+    await expect(page.getByRole("button", { name: "Send" }).isVisible()).resolves.toBe(true);
+    await page.getByRole("button", { name: "Menu" }).click();
+    await page.getByRole("link", { name: "Your bots" }).click();
+    await page.getByRole("button", { name: "Add a new bot" }).waitFor();
+    await expect(overflow()).resolves.toBe(0);
+    await page.goto(`${server.url}/integrations/github`);
+    await page.getByLabel("Integration URL").waitFor();
+    await expect(overflow()).resolves.toBe(0);
+  }, 60_000);
+});

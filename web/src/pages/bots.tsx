@@ -1,0 +1,301 @@
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { ApiError, api } from "../lib/api.js";
+import { botserverrcSection, zuliprc } from "../lib/url-builder.js";
+
+export interface Bot {
+  user_id: number;
+  email: string;
+  full_name: string;
+  bot_type: number;
+  api_key: string;
+  is_active?: boolean;
+  services: { base_url?: string; interface?: number; token?: string; service_name?: string }[];
+}
+
+export const BOT_TYPES: readonly { id: number; label: string }[] = [
+  { id: 1, label: "Generic" },
+  { id: 2, label: "Incoming webhook" },
+  { id: 3, label: "Outgoing webhook" },
+  { id: 4, label: "Embedded" },
+];
+
+const typeLabel = (id: number) => BOT_TYPES.find((t) => t.id === id)?.label ?? `Type ${id}`;
+const message = (err: unknown) => (err instanceof ApiError ? err.message : "Cannot reach the server.");
+
+function Download({ name, text, label }: { name: string; text: string; label: string }) {
+  const href = useMemo(() => URL.createObjectURL(new Blob([text], { type: "text/plain" })), [text]);
+  useEffect(() => () => URL.revokeObjectURL(href), [href]);
+  return (
+    <a class="button secondary" href={href} download={name}>
+      {label}
+    </a>
+  );
+}
+
+function AddBotForm({ onCreated }: { onCreated: (bot: Bot) => void }) {
+  const [type, setType] = useState(1);
+  const [name, setName] = useState("");
+  const [shortName, setShortName] = useState("");
+  const [url, setUrl] = useState("");
+  const [iface, setIface] = useState(1);
+  const [service, setService] = useState("");
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  const derived = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError("");
+    try {
+      const res = await api.post("/bots", {
+        full_name: name.trim(),
+        short_name: shortName.trim() || derived,
+        bot_type: type,
+        ...(type === 3 ? { payload_url: url.trim(), interface_type: iface } : {}),
+        ...(type === 4 ? { service_name: service.trim() } : {}),
+      });
+      onCreated({
+        user_id: Number(res["user_id"]),
+        email: String(res["email"]),
+        full_name: name.trim(),
+        bot_type: type,
+        api_key: String(res["api_key"]),
+        services: (res["services"] ?? []) as Bot["services"],
+      });
+      setName("");
+      setShortName("");
+      setUrl("");
+    } catch (err) {
+      setError(message(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="card add-bot" onSubmit={(e) => void submit(e)} aria-label="New bot">
+      <label>
+        Bot type
+        <select aria-label="Bot type" value={type} onChange={(e) => setType(Number(e.currentTarget.value))}>
+          {BOT_TYPES.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Name
+        <input required value={name} maxLength={100} onInput={(e) => setName(e.currentTarget.value)} />
+      </label>
+      <label>
+        Bot email (the part before -bot@)
+        <input value={shortName} placeholder={derived} onInput={(e) => setShortName(e.currentTarget.value)} />
+      </label>
+      {type === 3 && (
+        <>
+          <label>
+            Endpoint URL
+            <input type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+          </label>
+          <label>
+            Interface
+            <select
+              aria-label="Interface"
+              value={iface}
+              onChange={(e) => setIface(Number(e.currentTarget.value))}
+            >
+              <option value={1}>Generic</option>
+              <option value={2}>Slack compatible</option>
+            </select>
+          </label>
+        </>
+      )}
+      {type === 4 && (
+        <label>
+          Bot
+          <input
+            required
+            placeholder="helloworld"
+            value={service}
+            onInput={(e) => setService(e.currentTarget.value)}
+          />
+        </label>
+      )}
+      {error !== "" && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={busy}>
+        Create bot
+      </button>
+    </form>
+  );
+}
+
+function BotCard({ bot, site, integrations }: { bot: Bot; site: string; integrations: string[] }) {
+  const outgoing = bot.services[0];
+  const [url, setUrl] = useState(outgoing?.base_url ?? "");
+  const [secretFor, setSecretFor] = useState("webhook");
+  const [secret, setSecret] = useState("");
+  const [status, setStatus] = useState("");
+  const [error, setError] = useState("");
+  const patch = async (params: Record<string, string>, done: string) => {
+    setError("");
+    setStatus("");
+    try {
+      await api.patch(`/bots/${bot.user_id}`, params);
+      setStatus(done);
+    } catch (err) {
+      setError(message(err));
+    }
+  };
+  const short = (bot.email.split("@")[0] ?? "bot").replace(/-bot$/, "");
+  return (
+    <li class="card bot" aria-label={bot.full_name}>
+      <h2>{bot.full_name}</h2>
+      <p class="meta">{typeLabel(bot.bot_type)}</p>
+      <label>
+        Bot email
+        <input readOnly value={bot.email} />
+      </label>
+      <label>
+        API key
+        <input readOnly value={bot.api_key} class="mono" />
+      </label>
+      <div class="actions">
+        <Download name="zuliprc" text={zuliprc(bot.email, bot.api_key, site)} label="Download zuliprc" />
+        {bot.bot_type === 3 && (
+          <Download
+            name={`botserverrc-${short}`}
+            text={botserverrcSection(bot.email, bot.api_key, site, outgoing?.token)}
+            label="Download botserverrc section"
+          />
+        )}
+      </div>
+      {bot.bot_type === 3 && (
+        <>
+          <label>
+            botserverrc section
+            <textarea
+              readOnly
+              rows={5}
+              class="mono"
+              value={botserverrcSection(bot.email, bot.api_key, site, outgoing?.token)}
+            />
+          </label>
+          <form
+            class="inline-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void patch({ service_payload_url: url.trim() }, "Endpoint URL saved.");
+            }}
+          >
+            <label class="grow">
+              Endpoint URL
+              <input type="url" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+            </label>
+            <button type="submit">Save URL</button>
+          </form>
+        </>
+      )}
+      {bot.bot_type === 2 && (
+        <form
+          class="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void patch(
+              { config_data: JSON.stringify({ [`${secretFor}_secret`]: secret }) },
+              "Signing secret saved.",
+            ).then(() => setSecret(""));
+          }}
+        >
+          <label>
+            Secret for
+            <select
+              aria-label="Secret for"
+              value={secretFor}
+              onChange={(e) => setSecretFor(e.currentTarget.value)}
+            >
+              <option value="webhook">Every integration</option>
+              {integrations.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label class="grow">
+            Signing secret
+            <input
+              type="password"
+              autoComplete="off"
+              value={secret}
+              onInput={(e) => setSecret(e.currentTarget.value)}
+            />
+          </label>
+          <button type="submit" disabled={secret === ""}>
+            Save secret
+          </button>
+        </form>
+      )}
+      {status !== "" && <p role="status">{status}</p>}
+      {error !== "" && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </li>
+  );
+}
+
+export function BotsPage() {
+  const [bots, setBots] = useState<Bot[] | undefined>();
+  const [adding, setAdding] = useState(false);
+  const [error, setError] = useState("");
+  const [integrations, setIntegrations] = useState<string[]>([]);
+  useEffect(() => {
+    api
+      .get("/bots")
+      .then((res) => setBots(res["bots"] as Bot[]))
+      .catch((err: unknown) => setError(message(err)));
+    api
+      .getPublic("/api/v1/integrations")
+      .then((res) => setIntegrations((res["integrations"] as { name: string }[]).map((i) => i.name)))
+      .catch(() => undefined);
+  }, []);
+  const site = window.location.origin;
+  return (
+    <div class="page">
+      <div class="page-head">
+        <h1>Your bots</h1>
+        <button type="button" onClick={() => setAdding(!adding)} aria-expanded={adding}>
+          Add a new bot
+        </button>
+      </div>
+      {adding && (
+        <AddBotForm
+          onCreated={(bot) => {
+            setBots([bot, ...(bots ?? [])]);
+            setAdding(false);
+          }}
+        />
+      )}
+      {error !== "" && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {bots === undefined && error === "" && <p role="status">Loading…</p>}
+      {bots !== undefined && bots.length === 0 && <p>You have no bots yet.</p>}
+      <ul class="bots">
+        {bots?.map((b) => (
+          <BotCard key={b.user_id} bot={b} site={site} integrations={integrations} />
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -7,10 +7,10 @@ const casesDir = new URL("./fixtures/cases", import.meta.url);
 describeCases(airbyte, casesDir);
 
 describe("airbyte: behaviour", () => {
-  it("filters syncs and test notifications by name", () => {
+  it("ignores only_events and exclude_events, as Zulip does", () => {
     const sync = casePayload(casesDir, "test_airbyte_job_success");
     const test = casePayload(casesDir, "test_airbyte_job_hello_world_failure");
-    expect(dispatchPayload(airbyte, undefined, sync, { exclude_events: '["sync"]' }).kind).toBe("filtered");
+    expect(dispatchPayload(airbyte, undefined, sync, { exclude_events: '["sync"]' }).kind).toBe("messages");
     expect(dispatchPayload(airbyte, undefined, test, { exclude_events: '["sync"]' }).kind).toBe("messages");
   });
 

@@ -37,6 +37,8 @@ export default defineIntegration({
   categories: ["deployment"],
   description: "Connection syncs succeeded and failed in Airbyte.",
   classify: ({ payload }) => (payload.opt("data") === undefined ? "test" : "sync"),
+  // Zulip passes no event type for this integration: only_events / exclude_events never apply.
+  unfilteredEvents: ["sync", "test"],
   events: {
     sync: (p) => syncMessage(p.get("data")),
     test: (p) => testMessage(p),

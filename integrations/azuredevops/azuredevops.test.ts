@@ -34,10 +34,10 @@ describe("azuredevops: behaviour", () => {
     );
   });
 
-  it("filters pull-request events with a wildcard", () => {
+  it("ignores only_events and exclude_events, as Zulip does", () => {
     const p = casePayload(casesDir, "test_pull_request_opened");
     expect(dispatchPayload(azuredevops, undefined, p, { exclude_events: '["git.pullrequest.*"]' }).kind).toBe(
-      "filtered",
+      "messages",
     );
   });
 

@@ -11,6 +11,13 @@ export default defineIntegration({
     branches: option("Only notify for pushes to these branches (comma-separated)", parse.string),
   },
   classify: ({ payload }) => payload.get("eventType").str(),
+  // Zulip passes no event type for this integration: only_events / exclude_events never apply.
+  unfilteredEvents: [
+    "git.push",
+    "git.pullrequest.created",
+    "git.pullrequest.merged",
+    "git.pullrequest.updated",
+  ],
   events: {
     "git.push": (p, ctx) => m.push(p, ctx.options.branches),
     "git.pullrequest.created": (p) => m.pullRequestCreated(p),

@@ -8,6 +8,11 @@ import {
 } from "../kit/templates/git.js";
 import type { CommitData } from "../kit/templates/git.js";
 
+/** Zulip's `is_branch_name_notifiable`: no option, or the branch is one of its comma-separated names. */
+function isBranchNotifiable(branch: string, branches: string | undefined): boolean {
+  return branches === undefined || branches.split(",").some((name) => name.trim() === branch);
+}
+
 /** Azure DevOps (Repos) service-hook events, worded as Zulip's Azure DevOps integration words them. */
 
 const stripHeads = (ref: string): string => ref.replace("refs/heads/", "");
@@ -22,12 +27,11 @@ export function pushBranch(p: Wild): string {
 }
 
 /**
- * `git.push`. `branches` is the URL's raw option: like Zulip, a push is kept when its branch name
- * occurs in that text.
+ * `git.push`. `branches` (the URL option) keeps only pushes to the listed branches.
  */
 export function push(p: Wild, branches: string | undefined): WebhookMessage | null {
   const branch = pushBranch(p);
-  if (branches !== undefined && !branches.includes(branch)) return null;
+  if (!isBranchNotifiable(branch, branches)) return null;
   const update = resource(p).get("refUpdates").index(0);
   const compareUrl =
     `${repoUrl(p)}/branchCompare?baseVersion=GC${update.get("oldObjectId").str()}` +

@@ -55,9 +55,10 @@ describe("beanstalk: behaviour", () => {
     });
   });
 
-  it("filters Git pushes by branch and by event name", () => {
-    expect(send(gitPush, { branches: "dev" }).kind).toBe("ignored");
-    expect(send(gitPush, { exclude_events: '["git_push"]' }).kind).toBe("filtered");
+  it("filters Git pushes by branch; only_events and exclude_events do not apply, as in Zulip", () => {
+    expect(send(gitPush, { branches: "dev, main" }).kind).toBe("messages");
+    expect(send(gitPush, { branches: "mainline" }).kind).toBe("ignored");
+    expect(send(gitPush, { exclude_events: '["git_push"]' }).kind).toBe("messages");
   });
 });
 

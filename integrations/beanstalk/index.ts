@@ -38,6 +38,8 @@ export default defineIntegration({
     branches: option("Only notify for pushes to these branches (comma-separated)", parse.string),
   },
   classify: ({ payload }) => (isGitPush(payload) ? "git_push" : "svn_commit"),
+  // Zulip passes no event type for this integration: only_events / exclude_events never apply.
+  unfilteredEvents: ["git_push", "svn_commit"],
   events: {
     git_push: (p, ctx) => gitPush(p, ctx.options.branches),
     svn_commit: (p) => svnCommit(p),

@@ -2,6 +2,11 @@ import type { WebhookMessage, Wild } from "../kit/index.js";
 import { branchTopic, pushCommitsMessage, truncateTopic } from "../kit/templates/git.js";
 import type { CommitData } from "../kit/templates/git.js";
 
+/** Zulip's `is_branch_name_notifiable`: no option, or the branch is one of its comma-separated names. */
+function isBranchNotifiable(branch: string, branches: string | undefined): boolean {
+  return branches === undefined || branches.split(",").some((name) => name.trim() === branch);
+}
+
 /**
  * Beanstalk's web hooks, worded as Zulip's Beanstalk integration words them. Beanstalk hosts Git
  * and Subversion repositories; only Git pushes carry a `uri`.
@@ -15,11 +20,10 @@ function hasKey(p: Wild, key: string): boolean {
 export const isGitPush = (p: Wild): boolean => hasKey(p, "uri");
 
 /**
- * A Git push. `branches` is the URL's raw option: like Zulip, a push is kept when its branch
- * name occurs in that text.
+ * A Git push; `branches` (the URL option) keeps only pushes to the listed branches.
  */
 export function gitPush(p: Wild, branches: string | undefined): WebhookMessage | null {
-  if (branches !== undefined && !branches.includes(p.get("branch").str())) return null;
+  if (!isBranchNotifiable(p.get("branch").str(), branches)) return null;
   const branch = p
     .get("ref")
     .str()

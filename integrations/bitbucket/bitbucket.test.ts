@@ -36,9 +36,9 @@ describe("bitbucket: behaviour", () => {
     });
   });
 
-  it("keeps a push whose branch occurs in the branches option, as Zulip does", () => {
-    expect(send(push, { branches: "main,dev" }).kind).toBe("messages");
-    expect(send(push, { branches: "main" }).kind).toBe("ignored");
+  it("keeps a push to a branch the branches option names", () => {
+    expect(send(push, { branches: "main, dev" }).kind).toBe("messages");
+    expect(send(push, { branches: "main,development" }).kind).toBe("ignored");
   });
 
   it("credits a force push without a user to Someone", () => {
@@ -47,6 +47,26 @@ describe("bitbucket: behaviour", () => {
       topic: "web",
       body: "Someone [force pushed](https://bitbucket.org/team/web/).",
     });
+  });
+
+  it("reads a JSON body too, as Zulip does, and ignores only_events", () => {
+    const outcome = dispatchWebhook(bitbucket, {
+      headers: { "content-type": "application/json" },
+      params: { stream: "commits", only_events: '["nothing"]' },
+      rawBody: Buffer.from(JSON.stringify({ ...push, commits: [] })),
+    });
+    expect(onlyMessage(outcome)).toEqual({
+      topic: "web",
+      body: "alice [force pushed](https://bitbucket.org/team/web/).",
+    });
+  });
+
+  it("credits commits without an author to the pusher, or to Someone", () => {
+    const { user: _user, ...anonymous } = push;
+    const commit = { branch: "dev", message: "Fix", raw_node: "0123456789abcdef0123" };
+    expect(onlyMessage(send({ ...anonymous, commits: [commit] })).body).toBe(
+      "Someone pushed 1 commit to branch dev.\n\n* Fix ([0123456789a](https://bitbucket.org/team/web/commits/0123456789abcdef0123))",
+    );
   });
 
   it("requires the payload field", () => {

@@ -2,6 +2,11 @@ import type { WebhookMessage, Wild } from "../kit/index.js";
 import { branchTopic, pushCommitsMessage, truncateTopic } from "../kit/templates/git.js";
 import type { CommitData } from "../kit/templates/git.js";
 
+/** Zulip's `is_branch_name_notifiable`: no option, or the branch is one of its comma-separated names. */
+function isBranchNotifiable(branch: string, branches: string | undefined): boolean {
+  return branches === undefined || branches.split(",").some((name) => name.trim() === branch);
+}
+
 /**
  * Bitbucket's old "POST" service (Bitbucket Cloud before webhooks 2.0): one form field `payload`
  * holding the push as JSON. Worded as Zulip's `bitbucket` integration words it.
@@ -14,8 +19,8 @@ function pyText(w: Wild | undefined): string {
 }
 
 /**
- * A push. Bitbucket sends no commits for a forced push (nothing useful to list). `branches` is
- * the URL's raw option: like Zulip, a push is kept when its branch name occurs in that text.
+ * A push. Bitbucket sends no commits for a forced push (nothing useful to list). `branches` (the URL option) keeps only
+ * pushes to the listed branches.
  */
 export function push(p: Wild, branches: string | undefined): WebhookMessage | null {
   const repository = p.get("repository");
@@ -31,9 +36,10 @@ export function push(p: Wild, branches: string | undefined): WebhookMessage | nu
     };
   }
   const branch = commits[commits.length - 1]?.get("branch").str() ?? "";
-  if (branches !== undefined && !branches.includes(branch)) return null;
+  if (!isBranchNotifiable(branch, branches)) return null;
   const data: CommitData[] = commits.map((c) => ({
-    name: pyText(c.opt("author") ?? user),
+    // The commit's author when Bitbucket names one, else the pusher, else "Someone".
+    name: c.opt("author")?.text() ?? user?.text() ?? "Someone",
     sha: pyText(c.opt("raw_node")),
     message: pyText(c.opt("message")),
     url: `${canonUrl}${absoluteUrl}commits/${pyText(c.opt("raw_node"))}`,

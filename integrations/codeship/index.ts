@@ -28,5 +28,7 @@ export default defineIntegration({
   categories: ["continuous-integration", "deployment"],
   description: "Build status changes from Codeship.",
   classify: () => "build",
+  // Zulip passes no event type for this integration: only_events / exclude_events never apply.
+  unfilteredEvents: ["build"],
   events: { build: (p) => buildMessage(p) },
 });

@@ -51,6 +51,8 @@ export default defineIntegration({
   categories: ["continuous-integration"],
   description: "Pipeline stages scheduled and completed (with each job's result) from GoCD.",
   classify: ({ payload }) => payload.get("type").str(),
+  // Zulip passes no event type for this integration: only_events / exclude_events never apply.
+  unfilteredEvents: ["stage"],
   events: { stage: (p) => stageMessage(p) },
   ignoredEvents: ["*"],
 });

@@ -84,7 +84,7 @@ export function pullRequest(p: Wild, includeTitle: boolean): WebhookMessage {
     number: pr.get("number").int(),
     targetBranch: action === "edited" ? null : pr.get("head_branch").str(),
     baseBranch: action === "edited" ? null : pr.get("base_branch").str(),
-    assigneeUpdated: assignee === undefined ? null : handle(assignee),
+    assigneeUpdated: assignee === undefined ? null : handle(assignee, "login"),
     title: includeTitle ? pr.get("title").str() : null,
   });
   return msg(prOrIssueTopic(repoName(p), "PR", pr.get("id").int(), pr.get("title").str()), body);
@@ -108,7 +108,7 @@ export function issues(p: Wild, includeTitle: boolean): WebhookMessage {
     number,
     message: nullableStr(issue.opt("body")),
     assignee,
-    assigneeUpdated: action === "assigned" || action === "unassigned" ? assignee : null,
+    assigneeUpdated: action === "assigned" ? assignee : null,
     title: includeTitle ? issue.get("title").str() : null,
   });
   return msg(issueTopic(p), body);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { verifySignature } from "../../src/domain/webhooks/signatures.js";
 import { JsonableError } from "../../src/errors.js";
-import { casePayload, describeCases, dispatchPayload } from "../kit/testing.js";
+import { casePayload, describeCases, dispatchPayload, onlyMessage } from "../kit/testing.js";
 import harbor from "./index.js";
 
 const casesDir = new URL("./fixtures/cases", import.meta.url);
@@ -33,7 +33,22 @@ describe("harbor: behaviour", () => {
     }
     expect((caught as JsonableError).toJSON()).toMatchObject({
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
-      event_type: "Unsupported harbor scanning webhook payload",
+      event_type: "['application/vnd.scanner.adapter.vuln.report.harbor+json; version=1.0']",
+    });
+  });
+
+  it("names an untagged artifact by its digest", () => {
+    const p = casePayload(casesDir, "test_scanning_completed");
+    const resource = (
+      (p["event_data"] as Record<string, unknown>)["resources"] as Record<string, unknown>[]
+    )[0];
+    if (resource === undefined) throw new Error("no resource");
+    delete resource["tag"];
+    expect(onlyMessage(dispatchPayload(harbor, undefined, p))).toEqual({
+      topic: "test/alpine/helm",
+      body:
+        "Image scan completed for `test/alpine/helm@sha256:b50334049354ed01330403212605dce2f4676a4e787ed113506861d9cf3c5424`. Vulnerabilities by severity:\n\n" +
+        "* High: **4**\n* Unknown: **1**",
     });
   });
 

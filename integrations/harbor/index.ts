@@ -9,8 +9,22 @@ const REPORT = "application/vnd.security.vulnerability.report; version=1.1";
 const repository = (p: Wild): string => p.get("event_data").get("repository").get("repo_full_name").str();
 const firstResource = (p: Wild): Wild => p.get("event_data").get("resources").index(0);
 
+/** `repo:tag`, or `repo@digest` for an artifact without a tag. */
+function imageId(p: Wild): string {
+  const resource = firstResource(p);
+  const tag = resource.isObject() && resource.keys().includes("tag") ? resource.get("tag") : undefined;
+  return tag === undefined
+    ? `${repository(p)}@${resource.get("digest").str()}`
+    : `${repository(p)}:${tag.text()}`;
+}
+
+/** Python's `str(list_of_strings)`: `['a', 'b']`. */
+function pyStrList(items: string[]): string {
+  return `[${items.map((s) => (s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s}'`)).join(", ")}]`;
+}
+
 export function pushArtifact(p: Wild): WebhookMessage {
-  const image = `${repository(p)}:${firstResource(p).get("tag").text()}`;
+  const image = imageId(p);
   return {
     topic: truncateTopic(repository(p)),
     body: `**${p.get("operator").text()}** pushed image \`${image}\``,
@@ -20,16 +34,15 @@ export function pushArtifact(p: Wild): WebhookMessage {
 export function scanningCompleted(p: Wild): WebhookMessage {
   const overview = firstResource(p).get("scan_overview");
   if (overview.opt(REPORT) === undefined) {
-    throw new UnsupportedWebhookEventTypeError("Unsupported harbor scanning webhook payload");
+    // Zulip names the report formats it was given instead.
+    throw new UnsupportedWebhookEventTypeError(pyStrList(overview.keys()));
   }
   const summary = overview.get(REPORT).opt("summary")?.opt("summary");
   const rows = (summary?.entries() ?? []).map(([severity, count]) => `* ${severity}: **${count.text()}**`);
   const results = rows.length > 0 ? rows.join("\n") : "None";
   return {
     topic: truncateTopic(repository(p)),
-    body:
-      `Image scan completed for \`${repository(p)}:${firstResource(p).get("tag").text()}\`. ` +
-      `Vulnerabilities by severity:\n\n${results}`,
+    body: `Image scan completed for \`${imageId(p)}\`. ` + `Vulnerabilities by severity:\n\n${results}`,
   };
 }
 

@@ -11,6 +11,8 @@ export default defineIntegration({
     branches: option("Only notify for pushes to these branches (comma-separated)", parse.string),
   },
   classify: ({ payload }) => payload.get("event").get("name").str(),
+  // Zulip passes no event type for this integration: only_events / exclude_events never apply.
+  unfilteredEvents: ["repo-push"],
   events: {
     "repo-push": (p, ctx) => repoPush(p, ctx.options.branches),
   },

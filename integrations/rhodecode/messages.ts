@@ -2,6 +2,11 @@ import type { WebhookMessage, Wild } from "../kit/index.js";
 import { branchTopic, pushCommitsMessage, truncateTopic } from "../kit/templates/git.js";
 import type { CommitData } from "../kit/templates/git.js";
 
+/** Zulip's `is_branch_name_notifiable`: no option, or the branch is one of its comma-separated names. */
+function isBranchNotifiable(branch: string, branches: string | undefined): boolean {
+  return branches === undefined || branches.split(",").some((name) => name.trim() === branch);
+}
+
 /** RhodeCode's webhook events, worded as Zulip's RhodeCode integration words them. */
 
 /**
@@ -17,13 +22,12 @@ export function pushBranchName(p: Wild): string {
 }
 
 /**
- * A push. `branches` is the URL's raw option: like Zulip, a push is kept when its branch name
- * occurs in that text.
+ * A push. `branches` (the URL option) keeps only pushes to the listed branches.
  */
 export function repoPush(p: Wild, branches: string | undefined): WebhookMessage | null {
   const event = p.get("event");
   const branch = pushBranchName(p);
-  if (branches !== undefined && !branches.includes(branch)) return null;
+  if (!isBranchNotifiable(branch, branches)) return null;
   const commits: CommitData[] = event
     .get("push")
     .get("commits")

@@ -8,11 +8,13 @@ const casesDir = new URL("./fixtures/cases", import.meta.url);
 describeCases(rhodecode, casesDir);
 
 describe("rhodecode: behaviour", () => {
-  it("filters pushes by branch and by event name", () => {
+  it("filters pushes by branch; only_events and exclude_events do not apply, as in Zulip", () => {
     const p = casePayload(casesDir, "test_push_event_message");
     expect(dispatchPayload(rhodecode, undefined, p, { branches: "dev" }).kind).toBe("ignored");
+    expect(dispatchPayload(rhodecode, undefined, p, { branches: "master-old" }).kind).toBe("ignored");
+    expect(dispatchPayload(rhodecode, undefined, p, { branches: "dev , master" }).kind).toBe("messages");
     expect(dispatchPayload(rhodecode, undefined, p, { only_events: '["repo-push"]' }).kind).toBe("messages");
-    expect(dispatchPayload(rhodecode, undefined, p, { exclude_events: '["repo-*"]' }).kind).toBe("filtered");
+    expect(dispatchPayload(rhodecode, undefined, p, { exclude_events: '["repo-*"]' }).kind).toBe("messages");
   });
 
   it("lists at most 20 commits", () => {

@@ -57,5 +57,7 @@ export default defineIntegration({
   // SonarQube's webhook "Secret": X-Sonar-Webhook-HMAC-SHA256 is the hex HMAC-SHA256 of the body.
   signature: { kind: "hmac", header: "X-Sonar-Webhook-HMAC-SHA256", algorithm: "sha256" },
   classify: () => "analysis",
+  // Zulip passes no event type for this integration: only_events / exclude_events never apply.
+  unfilteredEvents: ["analysis"],
   events: { analysis: (p) => analysisMessage(p) },
 });

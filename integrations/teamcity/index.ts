@@ -62,5 +62,7 @@ export default defineIntegration({
   categories: ["continuous-integration"],
   description: "Build results (started, successful, fixed, broken) from TeamCity.",
   classify: () => "build",
+  // Zulip passes no event type for this integration: only_events / exclude_events never apply.
+  unfilteredEvents: ["build"],
   events: { build: (p) => buildMessage(p) },
 });

@@ -49,6 +49,7 @@ import raygun from "./raygun/index.js";
 import ifttt from "./ifttt/index.js";
 import zapier from "./zapier/index.js";
 import librato from "./librato/index.js";
+import dialogflow from "./dialogflow/index.js";
 import travis from "./travis/index.js";
 import semaphore from "./semaphore/index.js";
 import codeship from "./codeship/index.js";
@@ -119,6 +120,7 @@ export const integrations: readonly RegisteredIntegration[] = [
   ifttt,
   zapier,
   librato,
+  dialogflow,
   travis,
   semaphore,
   codeship,

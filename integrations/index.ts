@@ -63,6 +63,7 @@ import dbt from "./dbt/index.js";
 import airbyte from "./airbyte/index.js";
 import stripe from "./stripe/index.js";
 import patreon from "./patreon/index.js";
+import front from "./front/index.js";
 
 /**
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
@@ -134,4 +135,5 @@ export const integrations: readonly RegisteredIntegration[] = [
   airbyte,
   stripe,
   patreon,
+  front,
 ];

@@ -117,7 +117,7 @@ describe("bitbucket3: behaviour", () => {
       msg: "Missing the HTTP event header 'X-Event-Key'",
       code: "MISSING_HTTP_EVENT_HEADER",
       header: "X-Event-Key",
-      webhook_name: "Bitbucket Server",
+      webhook_name: "Bitbucket3",
     });
   });
 
@@ -128,9 +128,12 @@ describe("bitbucket3: behaviour", () => {
     } catch (err) {
       caught = err;
     }
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+    expect((caught as JsonableError).toJSON()).toEqual({
+      result: "error",
+      msg: "The 'mirror:repo_synchronized' event isn't currently supported by the Bitbucket3 webhook",
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
       event_type: "mirror:repo_synchronized",
+      webhook_name: "Bitbucket3",
     });
   });
 

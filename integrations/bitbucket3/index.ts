@@ -8,7 +8,8 @@ import * as m from "./messages.js";
  */
 export default defineIntegration({
   name: "bitbucket3",
-  displayName: "Bitbucket Server",
+  // Zulip's name for this webhook in its error texts ("… supported by the Bitbucket3 webhook").
+  displayName: "Bitbucket3",
   categories: ["version-control"],
   description:
     "Pushes, tags, branches, pull requests, reviews and comments from Bitbucket Server (Data Center).",

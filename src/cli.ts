@@ -5,6 +5,7 @@ import type { ServerConfig } from "./config.js";
 import type { LogLevel } from "./logger.js";
 import { createLogger } from "./logger.js";
 import { startServer } from "./server.js";
+import { writeSecretFile } from "./secure-files.js";
 import { readZuliprc, sendWebhookFixture } from "./tools/send-webhook-fixture.js";
 import { integrations } from "../integrations/index.js";
 import { loadBotServerConfig, startBotServer, stderrLogger } from "../bots/server/index.js";
@@ -48,6 +49,10 @@ async function serve(argv: {
   botserverPort: number;
   outgoingWebhookTimeout: number;
   outgoingWebhookMaxAttempts: number;
+  headersTimeout: number;
+  requestTimeout: number;
+  keepAliveTimeout: number;
+  maxPublicRequestsPerIp: number;
 }): Promise<void> {
   const base = defaultConfig({ host: argv.host, port: argv.port });
   const config: ServerConfig = {
@@ -65,6 +70,12 @@ async function serve(argv: {
       ...base.outgoingWebhooks,
       timeoutSeconds: argv.outgoingWebhookTimeout,
       maxAttempts: argv.outgoingWebhookMaxAttempts,
+    },
+    limits: {
+      headersTimeoutMs: argv.headersTimeout * 1000,
+      requestTimeoutMs: argv.requestTimeout * 1000,
+      keepAliveTimeoutMs: argv.keepAliveTimeout * 1000,
+      maxPublicRequestsPerIp: argv.maxPublicRequestsPerIp,
     },
   };
   const logger = createLogger(config.logLevel);
@@ -200,6 +211,26 @@ export async function main(args: string[]): Promise<void> {
             type: "number",
             default: 4,
             describe: "Attempts on timeouts and connection errors (retried after 1 s, 2 s, 4 s, …)",
+          })
+          .option("headers-timeout", {
+            type: "number",
+            default: 10,
+            describe: "Seconds a client may take to send a request's headers (then 408)",
+          })
+          .option("request-timeout", {
+            type: "number",
+            default: 60,
+            describe: "Seconds a client may take to send a whole request, body included (then 408)",
+          })
+          .option("keep-alive-timeout", {
+            type: "number",
+            default: 65,
+            describe: "Seconds an idle keep-alive connection stays open",
+          })
+          .option("max-public-requests-per-ip", {
+            type: "number",
+            default: 256,
+            describe: "Requests without credentials one IP may have in flight (more get 429; 0 = no cap)",
           }),
       (argv) => serve(argv),
     )
@@ -286,6 +317,10 @@ export async function main(args: string[]): Promise<void> {
             type: "string",
             default: "./data/zuliprc",
             describe: "zuliprc of the bot's owner",
+          })
+          .option("output", {
+            type: "string",
+            describe: "Write the section(s) to this file, mode 0600 (default: standard output)",
           }),
       async (argv) => {
         const rc = readZuliprc(argv.zuliprc);
@@ -294,7 +329,9 @@ export async function main(args: string[]): Promise<void> {
             ? await fetchAllBotserverrcEntries(rc)
             : [await fetchBotserverrcEntry(rc, argv.bot, argv.name)];
         if (entries.length === 0) throw new Error(`${rc.email} owns no outgoing-webhook bot`);
-        process.stdout.write(entries.map(botserverrcSection).join("\n"));
+        const text = entries.map(botserverrcSection).join("\n");
+        if (argv.output === undefined) process.stdout.write(text);
+        else writeSecretFile(argv.output, text);
       },
     )
     .command(
@@ -314,7 +351,11 @@ export async function main(args: string[]): Promise<void> {
             describe: "The bot server's URL",
           })
           .option("full-name", { type: "string", describe: "The bot's full name (default: --name)" })
-          .option("short-name", { type: "string", describe: "The bot's short name (default: --name)" }),
+          .option("short-name", { type: "string", describe: "The bot's short name (default: --name)" })
+          .option("output", {
+            type: "string",
+            describe: "Write the section(s) to this file, mode 0600 (default: standard output)",
+          }),
       async (argv) => {
         const { entry, created } = await createBotserverBot(readZuliprc(argv.zuliprc), {
           name: argv.name,
@@ -327,7 +368,8 @@ export async function main(args: string[]): Promise<void> {
             ? `Created the outgoing-webhook bot ${entry.email} (payload URL ${argv.payloadUrl}).`
             : `The bot ${entry.email} exists already; its section follows.`,
         );
-        process.stdout.write(botserverrcSection(entry));
+        if (argv.output === undefined) process.stdout.write(botserverrcSection(entry));
+        else writeSecretFile(argv.output, botserverrcSection(entry));
       },
     )
     .demandCommand(1, "Name a command: serve, send-webhook-fixture, integrations, botserverrc, create-bot")

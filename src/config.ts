@@ -32,6 +32,19 @@ export interface ServerConfig {
   };
   /** Outgoing webhooks and embedded bots (src/domain/outgoing). */
   outgoingWebhooks: OutgoingWebhookConfig;
+  /** Protection against slow or greedy clients (docs/reliability.md). */
+  limits: ConnectionLimits;
+}
+
+export interface ConnectionLimits {
+  /** A client must send all request headers within this time (Node's server.headersTimeout). */
+  headersTimeoutMs: number;
+  /** A client must send the whole request, body included, within this time (server.requestTimeout). */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this time. */
+  keepAliveTimeoutMs: number;
+  /** Requests one IP may have in flight on routes without Basic auth (0 = no cap); more get 429. */
+  maxPublicRequestsPerIp: number;
 }
 
 export interface OutgoingWebhookConfig {
@@ -71,6 +84,12 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     zulipVersion: ZULIP_VERSION,
     zulipFeatureLevel: ZULIP_FEATURE_LEVEL,
     events: { heartbeatSeconds: 50, queueTimeoutSeconds: 600, gcIntervalSeconds: 60, maxQueueEvents: 10000 },
+    limits: {
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 65_000,
+      maxPublicRequestsPerIp: 256,
+    },
     outgoingWebhooks: {
       timeoutSeconds: 10,
       maxAttempts: 4,

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -12,6 +11,14 @@ import type { Logger } from "./logger.js";
 import { createLogger } from "./logger.js";
 import type { Services } from "./services.js";
 import { createServices } from "./services.js";
+import { answerClientErrorsWithJson } from "./http/middleware/node-errors.js";
+import {
+  ensureSecretFile,
+  secureDir,
+  secureSqliteFiles,
+  sqliteFileOf,
+  writeSecretFile,
+} from "./secure-files.js";
 import { openStore } from "./store/open-store.js";
 
 export interface FirstStart {
@@ -45,7 +52,7 @@ export async function ensureRealm(
   if (existing !== undefined) return undefined;
   // Make sure the zuliprc can be written before creating anything (with PostgreSQL the data dir
   // holds only the zuliprc and may not exist yet).
-  if (config.dataDir !== ":memory:") fs.mkdirSync(config.dataDir, { recursive: true });
+  if (config.dataDir !== ":memory:") secureDir(config.dataDir);
   const password = ownerPassword ?? generatePassword();
   const { owner } = await services.users.createRealm({
     stringId: config.realmStringId,
@@ -59,48 +66,80 @@ export async function ensureRealm(
   let zuliprcPath: string | undefined;
   if (config.dataDir !== ":memory:") {
     zuliprcPath = path.join(config.dataDir, "zuliprc");
-    fs.writeFileSync(zuliprcPath, zuliprcText(owner.email, owner.apiKey, config.externalUrl), {
-      mode: 0o600,
-    });
-    fs.chmodSync(zuliprcPath, 0o600);
+    writeSecretFile(zuliprcPath, zuliprcText(owner.email, owner.apiKey, config.externalUrl));
   }
   return { owner, generatedPassword: ownerPassword === undefined ? password : undefined, zuliprcPath };
 }
 
-/** Opens the store, bootstraps the realm on first start, and listens. The only place that listens. */
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Binds the port, then opens the store and bootstraps the realm on first start, then serves.
+ * The only place that listens. Binding first means a busy port fails before anything is created
+ * (no organization whose generated password was never shown, no zuliprc naming the wrong port),
+ * and the zuliprc written on first start names the port actually bound.
+ */
 export async function startServer(
   config: ServerConfig,
   opts: { clock?: Clock; logger?: Logger; ownerPassword?: string | undefined } = {},
 ): Promise<RunningServer> {
   const logger = opts.logger ?? createLogger(config.logLevel);
   const clock = opts.clock ?? systemClock;
-  const db = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const services = createServices(db, config, clock, logger);
-  const firstStart = await ensureRealm(services, config, opts.ownerPassword);
-  const app = createApp(services);
-  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's callback handles its own promise
-  const server = http.createServer(app.callback());
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(config.port, config.host, () => resolve());
+  const server = http.createServer({
+    headersTimeout: config.limits.headersTimeoutMs,
+    requestTimeout: config.limits.requestTimeoutMs,
+    // How often Node enforces the two timeouts above (default 30 s would stretch them).
+    connectionsCheckingInterval: Math.min(1000, config.limits.headersTimeoutMs),
   });
+  server.keepAliveTimeout = config.limits.keepAliveTimeoutMs;
+  answerClientErrorsWithJson(server);
+  // Requests that arrive while the store opens wait for the app.
+  const app: { handle?: (req: http.IncomingMessage, res: http.ServerResponse) => void } = {};
+  const waiting: [http.IncomingMessage, http.ServerResponse][] = [];
+  server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (app.handle === undefined) waiting.push([req, res]);
+    else app.handle(req, res);
+  });
+  await listen(server, config.port, config.host);
+
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
   // Listening on port 0 (tests): the URL clients use is only known now.
-  if (config.port === 0 && config.externalUrl.endsWith(":0")) {
-    config.externalUrl = url;
-    // The zuliprc written on first start named port 0: point it at the real one.
-    if (firstStart?.zuliprcPath !== undefined) {
-      fs.writeFileSync(
-        firstStart.zuliprcPath,
-        zuliprcText(firstStart.owner.email, firstStart.owner.apiKey, url),
-        {
-          mode: 0o600,
-        },
-      );
+  if (config.port === 0 && config.externalUrl.endsWith(":0")) config.externalUrl = url;
+
+  let db: Awaited<ReturnType<typeof openStore>> | undefined;
+  let services: Services;
+  let firstStart: FirstStart | undefined;
+  const sqliteFile = sqliteFileOf(config.databaseUrl, config.dataDir);
+  try {
+    if (sqliteFile !== undefined) {
+      if (config.databaseUrl === undefined || config.databaseUrl === "") secureDir(config.dataDir);
+      ensureSecretFile(sqliteFile);
+      secureSqliteFiles(sqliteFile);
     }
+    db = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    services = createServices(db, config, clock, logger);
+    firstStart = await ensureRealm(services, config, opts.ownerPassword);
+    // SQLite creates -wal and -shm on first use; make sure none is readable by others.
+    if (sqliteFile !== undefined) secureSqliteFiles(sqliteFile);
+  } catch (err) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await db?.close();
+    throw err;
   }
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's callback handles its own promise
+  app.handle = createApp(services).callback();
+  for (const [req, res] of waiting.splice(0)) app.handle(req, res);
+
   let closed = false;
   return {
     url,

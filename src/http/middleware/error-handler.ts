@@ -30,6 +30,11 @@ export function errorHandler(logger: Logger): Middleware {
   return async function errorHandlerMiddleware(ctx, next) {
     try {
       await next();
+      // The router answers OPTIONS with an Allow header and no body: give it a JSON one.
+      if (ctx.method === "OPTIONS" && ctx.status === 200 && (ctx.body == null || ctx.body === "")) {
+        ctx.body = { result: "success", msg: "" };
+        return;
+      }
       if (ctx.status === 404 && ctx.body == null) throw new NotFoundError();
       if (ctx.status === 405 && ctx.body == null) {
         throw new MethodNotAllowedError(

@@ -1,0 +1,185 @@
+import { describe, expect, it } from "@jest/globals";
+import { verifySignature } from "../../src/domain/webhooks/signatures.js";
+import { JsonableError } from "../../src/errors.js";
+import { dispatchWebhook } from "../kit/index.js";
+import { describeCases, dispatchPayload, onlyMessage } from "../kit/testing.js";
+import { fixtureRequest } from "../kit/fixtures.js";
+import clubhouse from "./index.js";
+
+describeCases(clubhouse, new URL("./fixtures/cases", import.meta.url));
+
+const here = new URL(".", import.meta.url);
+const story = (
+  changes: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> => ({
+  id: 11,
+  entity_type: "story",
+  action: "update",
+  name: "Add cool feature!",
+  story_type: "feature",
+  app_url: "https://app.clubhouse.io/zulip/story/11",
+  changes,
+  ...extra,
+});
+const single = (action: Record<string, unknown>, references: unknown[] = []): unknown => ({
+  id: "5b2960f1",
+  primary_id: action["id"],
+  version: "v1",
+  actions: [action],
+  references,
+});
+
+function messages(name: string, params: Record<string, string> = {}): { topic: string; body: string }[] {
+  const out = dispatchWebhook(clubhouse, fixtureRequest(clubhouse, here, name, params));
+  return out.kind === "messages" ? out.messages : [];
+}
+
+describe("clubhouse: events the recorded cases lack", () => {
+  it("posts one message per story of a batch update, combining the changes", () => {
+    const body = (name: string, id: number): string =>
+      `The story [${name}](https://app.clubhouse.io/pig208/story/${id}) was moved from Epic **epic** to **testeipc**, ` +
+      "Project **Product Development** to **test2**, and changed from type **feature** to **bug**, and added with " +
+      "the new label **low priority** (In Development -> Ready for Review).";
+    expect(messages("story_update_batch__everything_at_once")).toEqual([
+      { topic: "asd4", body: body("asd4", 17) },
+      { topic: "new1", body: body("new1", 26) },
+    ]);
+  });
+
+  it("words a batch story with one change as the single-change event, and skips unsupported changes", () => {
+    expect(messages("story_update_batch__one_change_each")).toEqual([
+      {
+        topic: "asd4",
+        body: "The type of the story [asd4](https://app.clubhouse.io/pig208/story/17) was changed from **feature** to **bug**.",
+      },
+      {
+        topic: "new3",
+        body:
+          "State of the story [new3](https://app.clubhouse.io/pig208/story/28) was changed from " +
+          "**In Development** to **Ready for Review**.",
+      },
+    ]);
+  });
+
+  it("posts a PR linked to two stories once per story", () => {
+    const body = (name: string, id: number): string =>
+      `New GitHub PR [#2](https://github.com/PIG208/test-clubhouse/pull/2) opened for story [${name}](https://app.clubhouse.io/pig208/story/${id}) (Unscheduled -> In Development).`;
+    expect(messages("pull-request_create__two_stories")).toEqual([
+      { topic: "Story1", body: body("Story1", 17) },
+      { topic: "Story2", body: body("Story2", 18) },
+    ]);
+  });
+
+  it("filters each message by its own event name", () => {
+    expect(
+      messages("story_update_batch__everything_at_once", { only_events: '["story_update_type"]' }),
+    ).toEqual([]);
+    expect(messages("pull-request_create__two_stories", { exclude_events: '["pull-request_*"]' })).toEqual(
+      [],
+    );
+  });
+
+  it("words an epic created, a story unarchived, a new owner and a project move", () => {
+    const epic = { id: 20, entity_type: "epic", action: "create", name: "New Epic!", state: "to do" };
+    expect(onlyMessage(dispatchPayload(clubhouse, undefined, single(epic)))).toEqual({
+      topic: "New Epic!",
+      body: "New epic **New Epic!**(to do) was created.",
+    });
+    expect(
+      onlyMessage(
+        dispatchPayload(clubhouse, undefined, single(story({ archived: { new: false, old: true } }))),
+      ).body,
+    ).toBe("The story [Add cool feature!](https://app.clubhouse.io/zulip/story/11) was unarchived.");
+    expect(
+      onlyMessage(dispatchPayload(clubhouse, undefined, single(story({ owner_ids: { adds: ["5b1f"] } }))))
+        .body,
+    ).toBe("New owner added to the story [Add cool feature!](https://app.clubhouse.io/zulip/story/11).");
+    const moved = single(story({ project_id: { new: 2, old: 1 } }), [
+      { id: 1, entity_type: "project", name: "Backend" },
+      { id: 2, entity_type: "project", name: "Devops" },
+    ]);
+    expect(onlyMessage(dispatchPayload(clubhouse, undefined, moved)).body).toBe(
+      "The story [Add cool feature!](https://app.clubhouse.io/zulip/story/11) was moved from the **Backend** project to **Devops**.",
+    );
+  });
+
+  it("words several labels and a completed task", () => {
+    const labels = single(story({ label_ids: { adds: [31, 32] } }), [
+      { id: 31, entity_type: "label", name: "mockup" },
+      { id: 32, entity_type: "label", name: "label" },
+    ]);
+    expect(onlyMessage(dispatchPayload(clubhouse, undefined, labels)).body).toBe(
+      "The labels **mockup**, **label** were added to the story [Add cool feature!](https://app.clubhouse.io/zulip/story/11).",
+    );
+    const task = {
+      id: 40,
+      entity_type: "story-task",
+      action: "update",
+      description: "A new task for this story",
+      story_id: 11,
+      changes: { complete: { new: true, old: false } },
+    };
+    const done = single(task, [
+      {
+        id: 11,
+        entity_type: "story",
+        name: "Add cool feature!",
+        app_url: "https://app.clubhouse.io/zulip/story/11",
+      },
+    ]);
+    expect(onlyMessage(dispatchPayload(clubhouse, undefined, done))).toEqual({
+      topic: "Add cool feature!",
+      body: "Task **A new task for this story** ([Add cool feature!](https://app.clubhouse.io/zulip/story/11)) was completed. :tada:",
+    });
+  });
+
+  it("answers success without a message for a null body and for an edited comment", () => {
+    expect(dispatchPayload(clubhouse, undefined, null).kind).toBe("ignored");
+    const edited = { id: 50, entity_type: "story-comment", action: "update", text: "edited" };
+    expect(dispatchPayload(clubhouse, undefined, single(edited)).kind).toBe("ignored");
+  });
+
+  it("rejects a story change it cannot word", () => {
+    let caught: unknown;
+    try {
+      dispatchPayload(clubhouse, undefined, single(story({ follower_ids: { adds: ["5b1f"] } })));
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(JsonableError);
+    expect((caught as JsonableError).toJSON()).toMatchObject({
+      code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
+      event_type: "story_update",
+      webhook_name: "Clubhouse",
+    });
+  });
+
+  it("does not fail when the story's app_url and an epic's reference are missing", () => {
+    const created = single({ id: 23, entity_type: "story", action: "create", name: "Orphan", epic_id: 99 });
+    expect(onlyMessage(dispatchPayload(clubhouse, undefined, created)).body).toBe(
+      "New story [Orphan](None) was created and added to the epic **None**.",
+    );
+  });
+});
+
+describe("clubhouse: signature", () => {
+  const scheme = clubhouse.signature;
+  if (scheme === undefined) throw new Error("clubhouse declares a signature");
+  const request = (sig: string): Parameters<typeof verifySignature>[2] => ({
+    rawBody: Buffer.from('{"actions":[]}'),
+    header: (name) => (name.toLowerCase() === "payload-signature" ? sig : undefined),
+    url: "https://chat.example.com/api/v1/external/clubhouse",
+  });
+  const good = "f0c2da9f4f5d225217916b7bc49fc137f0c068a679c5dc816bfbf07acac5e63b";
+
+  it("accepts Shortcut's hex HMAC-SHA256 of the body", () => {
+    expect(() => verifySignature(scheme, "shortcut-secret", request(good), 0)).not.toThrow();
+  });
+
+  it("rejects a wrong signature", () => {
+    expect(() => verifySignature(scheme, "another-secret", request(good), 0)).toThrow(
+      "Webhook signature verification failed.",
+    );
+  });
+});

@@ -64,6 +64,9 @@ import airbyte from "./airbyte/index.js";
 import stripe from "./stripe/index.js";
 import patreon from "./patreon/index.js";
 import front from "./front/index.js";
+import taiga from "./taiga/index.js";
+import clubhouse from "./clubhouse/index.js";
+import linear from "./linear/index.js";
 
 /**
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
@@ -136,4 +139,7 @@ export const integrations: readonly RegisteredIntegration[] = [
   stripe,
   patreon,
   front,
+  taiga,
+  clubhouse,
+  linear,
 ];

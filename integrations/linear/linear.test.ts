@@ -1,0 +1,140 @@
+import { describe, expect, it } from "@jest/globals";
+import { verifySignature } from "../../src/domain/webhooks/signatures.js";
+import { JsonableError } from "../../src/errors.js";
+import { casePayload, describeCases, dispatchPayload, expectFixture, onlyMessage } from "../kit/testing.js";
+import linear from "./index.js";
+
+const cases = new URL("./fixtures/cases", import.meta.url);
+const here = new URL(".", import.meta.url);
+
+describeCases(linear, cases);
+
+describe("linear: events the recorded cases do not show", () => {
+  it("posts new and edited comments", () => {
+    expectFixture(linear, here, "comment__create", {
+      topic: "Issue: Thorough Impact Analysis and Cost Realization",
+      body:
+        "Satyam Bansal [commented](https://linear.app/webhooks/issue/WEB-46/thorough-impact-analysis-and-cost-realization#comment-c7cafc52) " +
+        "on issue **Thorough Impact Analysis and Cost Realization**:\n~~~ quote\nLet us start with the database logs.\n~~~",
+    });
+    expectFixture(linear, here, "comment__update", {
+      topic: "Issue: Thorough Impact Analysis and Cost Realization",
+      body:
+        "Satyam Bansal [updated comment](https://linear.app/webhooks/issue/WEB-46/thorough-impact-analysis-and-cost-realization#comment-c7cafc52) " +
+        "on issue **Thorough Impact Analysis and Cost Realization**:\n~~~ quote\nLet us start with the database and proxy logs.\n~~~",
+    });
+  });
+
+  it("posts updated and removed issues", () => {
+    expectFixture(linear, here, "issue__update", {
+      topic: "Issue: Very small font in tooltip",
+      body:
+        "[Issue](https://linear.app/webhooks/issue/WEB-43/very-small-font-in-tooltip) was updated in team Webhooks:\n" +
+        '~~~ quote\nThe tooltips at the "Select Drawing" and "Edit Drawing" buttons have a very small font and therefore are not very legible. ' +
+        "Apart from this, the wording of the text has to be changed to fit better with the overall design pattern.\n~~~\n\n" +
+        "Priority: Low, Assignee: Satyam Bansal, Status: Todo.",
+    });
+    expectFixture(linear, here, "issue__remove", {
+      topic: "Issue: Very small font in tooltip",
+      body: "This issue has been removed from team Webhooks.",
+    });
+  });
+
+  it("posts projects created, updated and removed", () => {
+    expectFixture(linear, here, "project__create", {
+      topic: "Project: Website relaunch",
+      body:
+        "Satyam Bansal created project [Website relaunch](https://linear.app/webhooks/project/website-relaunch-9b0e0a3f):\n" +
+        "~~~ quote\nShip the new marketing site.\n**Start date:** 2024-05-01 – **Target date:** 2024-06-30\n~~~\n" +
+        "**Status:** Planned · **Lead:** Satyam Bansal · **Priority:** High\n- **Milestone:** Beta",
+    });
+    expectFixture(linear, here, "project__update", {
+      topic: "Project: Website relaunch",
+      body:
+        "Satyam Bansal updated project [Website relaunch](https://linear.app/webhooks/project/website-relaunch-9b0e0a3f).\n" +
+        "Project status is now In Progress, target date is preponed to 2024-06-15.",
+    });
+    expectFixture(linear, here, "project__update_after_status_post", null);
+    expectFixture(linear, here, "project__remove", {
+      topic: "Project: Website relaunch",
+      body: "Satyam Bansal removed project **Website relaunch**.",
+    });
+  });
+
+  it("posts a project status update", () => {
+    expectFixture(linear, here, "project_update__create", {
+      topic: "Project: Website relaunch",
+      body:
+        "Satyam Bansal [posted](https://linear.app/webhooks/project/website-relaunch-9b0e0a3f/updates#pu_1) a status update on " +
+        "**Website relaunch** (health: At Risk):\n~~~ quote\nDesign is done; development starts next week.\n~~~",
+    });
+  });
+
+  it("stays silent on reactions, labels and cycles", () => {
+    expectFixture(linear, here, "reaction__create", null);
+  });
+
+  it("rejects a type it does not know, named with its action", () => {
+    let caught: unknown;
+    try {
+      dispatchPayload(linear, undefined, { type: "Document", action: "create", data: {} });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(JsonableError);
+    expect((caught as JsonableError).toJSON()).toMatchObject({
+      code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
+      event_type: "Document:create",
+    });
+  });
+
+  it("posts an issue without description, priority or state", () => {
+    const p = casePayload(cases, "test_issue_create_simple") as { data: Record<string, unknown> };
+    delete p.data["description"];
+    delete p.data["priorityLabel"];
+    delete p.data["state"];
+    expect(onlyMessage(dispatchPayload(linear, undefined, p))).toEqual({
+      topic: "Issue: Very small font in tooltip",
+      body: "[Issue](https://linear.app/webhooks/issue/WEB-43/very-small-font-in-tooltip) was created in team Webhooks.",
+    });
+  });
+
+  it("filters with its event names", () => {
+    const p = casePayload(cases, "test_comment_remove");
+    expect(dispatchPayload(linear, undefined, p, { only_events: '["issue", "sub_issue"]' }).kind).toBe(
+      "filtered",
+    );
+  });
+});
+
+describe("linear: Linear-Signature", () => {
+  const body = '{"action":"create","type":"Reaction"}';
+  // Hex HMAC-SHA256 with the signing secret "lin_wh_secret", from `openssl dgst -sha256 -hmac`.
+  const check = (signature: string | undefined, secret = "lin_wh_secret"): string => {
+    const scheme = linear.signature;
+    if (scheme === undefined) throw new Error("no scheme");
+    try {
+      verifySignature(
+        scheme,
+        secret,
+        {
+          rawBody: Buffer.from(body),
+          header: (n) => (n.toLowerCase() === "linear-signature" ? signature : undefined),
+          url: "https://chat.example.com/api/v1/external/linear",
+        },
+        0,
+      );
+      return "ok";
+    } catch (err) {
+      return err instanceof JsonableError ? err.code : String(err);
+    }
+  };
+
+  it("accepts the signing secret's signature and rejects others", () => {
+    expect(check("58dc0bdff34115629418ad7c7ac61302d29fe3b597676335f9442eabacff97b7")).toBe("ok");
+    expect(check("58dc0bdff34115629418ad7c7ac61302d29fe3b597676335f9442eabacff97b7", "x")).toBe(
+      "INVALID_WEBHOOK_SIGNATURE",
+    );
+    expect(check(undefined)).toBe("INVALID_WEBHOOK_SIGNATURE");
+  });
+});

@@ -32,6 +32,20 @@ describe("buildbot: behaviour", () => {
     );
   });
 
+  it("says unknown when a finished build has no result", () => {
+    const p = {
+      event: "finished",
+      buildid: 8,
+      buildername: "docs",
+      url: "http://ci/#builders/2/builds/8",
+      project: "web",
+    };
+    expect(onlyMessage(dispatchPayload(buildbot, undefined, p))).toEqual({
+      topic: "web",
+      body: "Build [#8](http://ci/#builders/2/builds/8) (result: unknown) for **docs** finished.",
+    });
+  });
+
   it("rejects other events", () => {
     expect(() => dispatchPayload(buildbot, undefined, { event: "stepStarted" })).toThrow(JsonableError);
   });

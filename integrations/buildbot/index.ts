@@ -23,8 +23,13 @@ export function buildStarted(p: Wild): WebhookMessage {
 }
 
 export function buildFinished(p: Wild): WebhookMessage {
-  const code = p.get("results");
-  const status = typeof code.value === "number" ? (RESULTS[code.value] ?? code.text()) : code.text();
+  const code = p.opt("results");
+  const status =
+    code === undefined
+      ? "unknown"
+      : typeof code.value === "number"
+        ? (RESULTS[code.value] ?? code.text())
+        : code.text();
   return {
     topic: topic(p),
     body: `Build ${buildLink(p)} (result: ${status}) for **${p.get("buildername").str()}** finished.`,

@@ -23,6 +23,23 @@ describe("gocd: behaviour", () => {
     });
   });
 
+  it("leaves out the commit of a stage started by another pipeline", () => {
+    const p = casePayload(casesDir, "test_completed_pipeline_fail");
+    const pipeline = (p["data"] as Record<string, unknown>)["pipeline"] as Record<string, unknown>;
+    pipeline["build-cause"] = [
+      {
+        material: { "pipeline-configuration": { "pipeline-name": "upstream" }, type: "pipeline" },
+        modifications: [],
+      },
+    ];
+    expect(onlyMessage(dispatchPayload(gocd, undefined, p)).body).toBe(
+      ":red_circle: **Build failed**: pipeline-one / stage-two\n" +
+        "- **Started**: <time:Aug 28, 2024, 9:30:19 PM>\n" +
+        "- **Finished**: <time:Aug 28, 2024, 9:31:00 PM>\n" +
+        "- **Failed**: `task-two`",
+    );
+  });
+
   it("accepts agent notifications silently", () => {
     expect(dispatchPayload(gocd, undefined, { type: "agent", data: { agent_state: "Idle" } }).kind).toBe(
       "ignored",

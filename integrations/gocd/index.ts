@@ -2,11 +2,16 @@ import { defineIntegration } from "../kit/index.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { truncateTopic } from "../kit/templates/git.js";
 
-/** "[`963eb239c7b`](repo/commit/963eb239c7b) on branch `main`" for the build's first material. */
-function commitDetails(pipeline: Wild): string {
-  const cause = pipeline.get("build-cause").index(0);
-  const git = cause.get("material").get("git-configuration");
-  const sha = cause.get("modifications").index(0).get("revision").str().slice(0, 11);
+/**
+ * "[`963eb239c7b`](repo/commit/963eb239c7b) on branch `main`" for the build's first material, or
+ * undefined when it is not a Git material (an upstream pipeline, Subversion, …).
+ */
+function commitDetails(pipeline: Wild): string | undefined {
+  const cause = pipeline.opt("build-cause")?.items()[0];
+  const git = cause?.opt("material")?.opt("git-configuration");
+  const revision = cause?.opt("modifications")?.items()[0]?.opt("revision");
+  if (git === undefined || revision === undefined) return undefined;
+  const sha = revision.str().slice(0, 11);
   return `[\`${sha}\`](${git.get("url").str()}/commit/${sha}) on branch \`${git.get("branch").str()}\``;
 }
 
@@ -27,15 +32,16 @@ export function stageMessage(p: Wild): WebhookMessage {
   const name = `${pipeline.get("name").str()} / ${stage.get("name").str()}`;
   const state = stage.get("state").str().toLowerCase();
   const started = `- **Started**: <time:${stage.get("create-time").str()}>`;
-  const commit = `- **Commit**: ${commitDetails(pipeline)}`;
+  const details = commitDetails(pipeline);
+  const commit = details === undefined ? "" : `\n- **Commit**: ${details}`;
   if (state === "building") {
-    return { topic: truncateTopic(name), body: `**Pipeline ${state}**: ${name}\n${commit}\n${started}` };
+    return { topic: truncateTopic(name), body: `**Pipeline ${state}**: ${name}${commit}\n${started}` };
   }
   const result = stage.get("result").str();
   const emoji = result === "Passed" ? ":green_circle:" : ":red_circle:";
   const jobs = jobsDetails(stage);
   const body =
-    `${emoji} **Build ${state}**: ${name}\n${commit}\n${started}\n` +
+    `${emoji} **Build ${state}**: ${name}${commit}\n${started}\n` +
     `- **Finished**: <time:${stage.get("last-transition-time").str()}>` +
     (jobs === "" ? "" : `\n${jobs}`);
   return { topic: truncateTopic(name), body };

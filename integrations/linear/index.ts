@@ -9,7 +9,7 @@ export default defineIntegration({
   description: "Posts Linear issues, sub-issues, comments, projects and project status updates.",
   // Linear signs the body with the webhook's signing secret: hex HMAC-SHA256 in Linear-Signature.
   signature: { kind: "hmac", header: "Linear-Signature", algorithm: "sha256" },
-  classify: ({ payload }) => {
+  classify: ({ payload }): string => {
     const type = payload.get("type").str();
     if (type === "Issue") return payload.get("data").has("parentId") ? "sub_issue" : "issue";
     if (type === "Comment") return "comment";

@@ -246,7 +246,9 @@ describe("outgoing webhooks: what triggers a bot", () => {
       bot_full_name: "Outgoing Bot",
       token: s.bot.token,
       trigger: "mention",
+      delivery_id: "1.1",
     });
+    expect(s.endpoint.received[0]?.headers["x-delivery-id"]).toBe("1.1");
     expect(s.bot.token).toMatch(/^[A-Za-z0-9]{32}$/);
   });
 
@@ -303,6 +305,7 @@ describe("outgoing webhooks: what triggers a bot", () => {
       bot_full_name: "Outgoing Bot",
       token: s.bot.token,
       trigger: "private_message",
+      delivery_id: "1.1",
     });
   });
 
@@ -580,6 +583,7 @@ describe("outgoing webhooks: the Slack interface", () => {
       ["text", "@**Outgoing Bot** hi slack"],
       ["trigger_word", "mention"],
       ["service_id", "8"],
+      ["delivery_id", "1.1"],
     ]);
     expect(await messagesAfter(s, 1)).toEqual([
       {

@@ -69,6 +69,18 @@ const CONNECTION_CODES = new Set([
   "ECONNABORTED",
 ]);
 
+/** The header naming a delivery; the same value is the payload's `delivery_id` field. */
+export const DELIVERY_ID_HEADER = "X-Delivery-Id";
+
+/**
+ * A delivery's stable id: `<message id>.<job id>`. One job per message, bot and service, kept in
+ * the database until delivered, so every attempt (retries, and re-sends after a crash or restart
+ * mid-delivery) carries the same id, and two deliveries never share one.
+ */
+export function deliveryId(job: { id: number; messageId: number }): string {
+  return `${job.messageId}.${job.id}`;
+}
+
 /** How one HTTP attempt ended. */
 type Attempt =
   | { kind: "response"; status: number; body: Buffer }
@@ -277,11 +289,15 @@ export class OutgoingWebhookService {
       await this.repo.complete(job.id);
       return;
     }
+    // The same id on every attempt of this job, across retries and restarts (at-least-once
+    // delivery: a receiver deduplicates on it; docs/reliability.md).
+    const id = deliveryId(job);
     const attempt = await this.post(
       service.baseUrl,
       slack
-        ? { form: slackRequestForm(p, bot, service, this.realmHost()) }
-        : { json: genericRequestBody(p, bot, service) },
+        ? { form: { ...slackRequestForm(p, bot, service, this.realmHost()), delivery_id: id } }
+        : { json: { ...genericRequestBody(p, bot, service), delivery_id: id } },
+      id,
     );
     const command = p.message.content;
     switch (attempt.kind) {
@@ -320,11 +336,16 @@ export class OutgoingWebhookService {
   private async post(
     url: string,
     body: { json: Record<string, unknown> } | { form: Record<string, string> },
+    id: string,
   ): Promise<Attempt> {
     const controller = new AbortController();
     this.aborts.add(controller);
     try {
-      const response = await this.http.post(url, { ...body, signal: controller.signal });
+      const response = await this.http.post(url, {
+        ...body,
+        headers: { [DELIVERY_ID_HEADER]: id },
+        signal: controller.signal,
+      });
       return { kind: "response", status: response.statusCode, body: response.rawBody };
     } catch (err) {
       if (this.closing) return { kind: "aborted" };

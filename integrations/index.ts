@@ -50,6 +50,7 @@ import ifttt from "./ifttt/index.js";
 import zapier from "./zapier/index.js";
 import librato from "./librato/index.js";
 import dialogflow from "./dialogflow/index.js";
+import slack from "./slack/index.js";
 import travis from "./travis/index.js";
 import semaphore from "./semaphore/index.js";
 import codeship from "./codeship/index.js";
@@ -66,6 +67,7 @@ import patreon from "./patreon/index.js";
 import front from "./front/index.js";
 import taiga from "./taiga/index.js";
 import clubhouse from "./clubhouse/index.js";
+import trello from "./trello/index.js";
 import linear from "./linear/index.js";
 
 /**
@@ -125,6 +127,7 @@ export const integrations: readonly RegisteredIntegration[] = [
   zapier,
   librato,
   dialogflow,
+  slack,
   travis,
   semaphore,
   codeship,
@@ -141,5 +144,6 @@ export const integrations: readonly RegisteredIntegration[] = [
   front,
   taiga,
   clubhouse,
+  trello,
   linear,
 ];

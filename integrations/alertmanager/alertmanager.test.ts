@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { dispatchWebhook } from "../kit/index.js";
-import type { LegacyDispatchOutcome as DispatchOutcome } from "../kit/index.js";
+import type { DispatchOutcome } from "../kit/index.js";
 import { describeCases } from "../kit/testing.js";
 import alertmanager from "./index.js";
 
@@ -34,7 +34,7 @@ describe("alertmanager: default fields, statuses and grouping", () => {
       }),
     ).toEqual({
       kind: "messages",
-      eventKey: "default",
+      event: "default",
       messages: [
         {
           topic: "db1",
@@ -59,7 +59,7 @@ describe("alertmanager: default fields, statuses and grouping", () => {
     expect(post({ alerts: [alert("firing", "db1", "DiskFull")] }, { name: "host", desc: "summary" })).toEqual(
       {
         kind: "messages",
-        eventKey: "default",
+        event: "default",
         messages: [
           {
             topic: "(unknown)",

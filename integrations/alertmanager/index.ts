@@ -1,4 +1,4 @@
-import { defineLegacyIntegration as defineIntegration } from "../kit/index.js";
+import { defineIntegration } from "../kit/index.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { truncateTopic } from "../kit/message-text.js";
 
@@ -17,8 +17,9 @@ export default defineIntegration({
   displayName: "AlertManager",
   categories: ["monitoring"],
   description: "Posts Prometheus Alertmanager alerts, grouped by a label into topics.",
-  filterName: () => undefined,
-  handlers: {
+  // Zulip's integration passes no event type: only_events / exclude_events never drop an alert.
+  unfilteredEvents: ["default"],
+  events: {
     default: (p, ctx) => {
       const nameField = ctx.params["name"] ?? "instance";
       const descField = ctx.params["desc"] ?? "alertname";

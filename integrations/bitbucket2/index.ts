@@ -1,6 +1,6 @@
 import { MissingHttpEventHeaderError, UnsupportedWebhookEventTypeError } from "../../src/errors.js";
-import { defineLegacyIntegration as defineIntegration, option, parse } from "../kit/index.js";
-import type { WebhookMessage, Wild } from "../kit/index.js";
+import { defineIntegration, option, parse } from "../kit/index.js";
+import type { Handler, WebhookMessage, Wild } from "../kit/index.js";
 import {
   branchTopic,
   commitCommentMessage,
@@ -322,7 +322,7 @@ const repoUpdatedBody: BodyFunction = (p) => {
 };
 
 /** Zulip's GET_SINGLE_MESSAGE_BODY_DEPENDING_ON_TYPE_MAPPER. */
-const BODIES: Record<string, BodyFunction> = {
+const BODIES = {
   fork: forkBody,
   commit_comment: commitCommentBody,
   change_commit_status: commitStatusBody,
@@ -339,7 +339,10 @@ const BODIES: Record<string, BodyFunction> = {
   pull_request_comment_updated: pullRequestCommentChangedBody("updated"),
   pull_request_comment_deleted: pullRequestCommentChangedBody("deleted"),
   "repo:updated": repoUpdatedBody,
-};
+} satisfies Record<string, BodyFunction>;
+
+/** Bitbucket's event names (Zulip's ALL_EVENT_TYPES): the keys of the event table. */
+type Bitbucket2Event = "push" | keyof typeof BODIES;
 
 /** `{repo} / PR #{id} {title}` for pull requests, `{repo} / issue #{id} {title}`, else the repo. */
 function eventTopic(type: string, p: Wild): string {
@@ -356,39 +359,37 @@ function eventTopic(type: string, p: Wild): string {
 }
 
 /** The event types `only_events` / `exclude_events` match (Zulip's ALL_EVENT_TYPES). */
-export const BITBUCKET2_EVENT_TYPES = ["push", ...Object.keys(BODIES)];
+export const BITBUCKET2_EVENT_TYPES = ["push", ...Object.keys(BODIES)] as Bitbucket2Event[];
 
 interface Bitbucket2Options extends Record<string, unknown> {
   branches?: string[];
 }
 
-function singleMessageHandler(type: string, body: BodyFunction) {
-  return (p: Wild, ctx: { customTopic: string | undefined }): WebhookMessage => ({
+function singleMessageHandler(type: string, body: BodyFunction): Handler<Bitbucket2Options> {
+  return (p, ctx): WebhookMessage => ({
     topic: truncateTopic(eventTopic(type, p).trim()),
     body: body(p, ctx.customTopic !== undefined).trimEnd(),
   });
 }
 
-export default defineIntegration<Bitbucket2Options>({
+export default defineIntegration<Bitbucket2Options, Bitbucket2Event>({
   name: "bitbucket2",
   displayName: "Bitbucket",
   categories: ["version-control"],
   description:
     "Posts Bitbucket Cloud pushes, tags, branch deletions, pull requests and their comments and approvals, issues, forks, commit statuses and repository changes.",
-  eventHeader: "X-Event-Key",
   // With a secret in the bot's config (bitbucket2_secret or webhook_secret): Bitbucket's HMAC-SHA256.
   signature: { kind: "hmac", header: "X-Hub-Signature", algorithm: "sha256", prefix: "sha256=" },
-  eventHeaderRequired: false,
-  eventKey: (header, p) => bitbucket2EventType(header, p),
+  // The header is needed only for the events the payload does not tell apart (pull requests).
+  eventHeader: { name: "X-Event-Key", optional: true },
+  classify: ({ header, payload }) => bitbucket2EventType(header, payload),
   options: {
     branches: option("Only notify for pushes to these branches (comma-separated)", parse.csvList),
   },
-  handlers: {
+  events: {
     push: (p, ctx) => pushMessages(p, ctx.options.branches),
-    ...Object.fromEntries(
+    ...(Object.fromEntries(
       Object.entries(BODIES).map(([type, body]) => [type, singleMessageHandler(type, body)]),
-    ),
+    ) as Record<keyof typeof BODIES, Handler<Bitbucket2Options>>),
   },
-  unquoteUrlParameters: true,
-  allEventTypes: BITBUCKET2_EVENT_TYPES,
 });

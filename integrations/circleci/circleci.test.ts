@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { dispatchWebhook } from "../kit/index.js";
-import type { LegacyDispatchOutcome as DispatchOutcome } from "../kit/index.js";
+import type { DispatchOutcome } from "../kit/index.js";
 import { describeCases, expectFixture } from "../kit/testing.js";
 import circleci from "./index.js";
 
@@ -41,7 +41,7 @@ describe("circleci: events the recorded cases lack", () => {
   it("posts a failed GitHub job with its commit", () => {
     expect(post(githubJob("failed"))).toEqual({
       kind: "messages",
-      eventKey: "job-completed",
+      event: "job-completed",
       messages: [
         {
           topic: "api",

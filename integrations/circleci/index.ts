@@ -1,4 +1,4 @@
-import { defineLegacyIntegration as defineIntegration } from "../kit/index.js";
+import { defineIntegration } from "../kit/index.js";
 import type { Wild } from "../kit/index.js";
 import { truncateTopic } from "../kit/message-text.js";
 
@@ -80,9 +80,8 @@ export default defineIntegration({
   displayName: "CircleCI",
   categories: ["continuous-integration"],
   description: "Posts CircleCI job and workflow results with the commit that triggered them.",
-  eventKey: (_header, p) => p.get("type").str(),
-  allEventTypes: ["ping", "job-completed", "workflow-completed"],
-  handlers: {
+  classify: ({ payload }) => payload.get("type").str(),
+  events: {
     ping: (p) => ({
       topic: "Test event",
       body: `Webhook '${p.get("webhook").get("name").str()}' test event successful.`,

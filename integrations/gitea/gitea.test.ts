@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { JsonableError } from "../../src/errors.js";
-import type { LegacyDispatchOutcome as DispatchOutcome } from "../kit/legacy-dispatch.js";
+import type { DispatchOutcome } from "../kit/index.js";
 import { casePayload, describeCases, dispatchPayload, onlyMessage } from "../kit/testing.js";
 import gitea from "./index.js";
 

@@ -1,4 +1,4 @@
-import { defineLegacyIntegration as defineIntegration, option, parse } from "../kit/index.js";
+import { defineIntegration, option, parse } from "../kit/index.js";
 import type { Wild } from "../kit/index.js";
 import {
   branchNameFromRef,
@@ -39,11 +39,10 @@ export default defineIntegration<GiteaOptions>({
   eventHeader: "X-Gitea-Event",
   // With a secret in the bot's config (gitea_secret or webhook_secret): Gitea's hex HMAC-SHA256.
   signature: { kind: "hmac", header: "X-Gitea-Signature", algorithm: "sha256" },
-  eventKey: (header) => header ?? "default",
   options: {
     branches: option("Only notify for pushes to these branches (comma-separated)", parse.csvList),
   },
-  handlers: {
+  events: {
     push: (p, ctx) => {
       const branch = branchNameFromRef(p.get("ref").str());
       const only = ctx.options.branches;

@@ -1,5 +1,5 @@
-import { defineLegacyIntegration as defineIntegration, option, parse } from "../kit/index.js";
-import type { Wild } from "../kit/index.js";
+import { defineIntegration, option, parse } from "../kit/index.js";
+import type { Handler, Wild } from "../kit/index.js";
 import { truncateTopic } from "../kit/templates/git.js";
 import {
   buildBody,
@@ -28,7 +28,7 @@ import { branchName, projectHomepage, repoName } from "./payload.js";
 import { eventTopic } from "./topics.js";
 
 /** Zulip's EVENT_FUNCTION_MAPPER: the event name ("header + action") to the body it posts. */
-const BODIES: Record<string, BodyFunction> = {
+const BODIES = {
   "Push Hook": pushBody,
   "Tag Push Hook": tagPushBody,
   "Test Hook": testHookBody,
@@ -65,10 +65,13 @@ const BODIES: Record<string, BodyFunction> = {
   "Feature Flag Hook": featureFlagBody,
   "Resource Access Token Hook": resourceAccessTokenBody,
   "Deployment Hook": deploymentBody,
-};
+} satisfies Record<string, BodyFunction>;
+
+/** GitLab's event names (Zulip's): the keys of the event table. */
+type GitlabEvent = keyof typeof BODIES;
 
 /** Every event name GitLab can produce here: the values `only_events` / `exclude_events` match. */
-export const GITLAB_EVENT_TYPES = Object.keys(BODIES);
+export const GITLAB_EVENT_TYPES = Object.keys(BODIES) as GitlabEvent[];
 
 /** Headers whose event name gains the payload's `object_attributes.action` ("Issue Hook open"). */
 const ACTION_EVENTS = ["Confidential Issue Hook", "Issue Hook", "Merge Request Hook", "Wiki Page Hook"];
@@ -107,8 +110,8 @@ interface GitlabOptions extends Record<string, unknown> {
 }
 
 /** One handler per event name: the body, the project link when the URL sets a topic, the topic. */
-function handlerFor(event: string, body: BodyFunction) {
-  return (p: Wild, ctx: { options: GitlabOptions; customTopic: string | undefined }) => {
+function handlerFor(event: string, body: BodyFunction): Handler<GitlabOptions> {
+  return (p, ctx) => {
     const branches = ctx.options.branches;
     // An empty `branches` filters nothing; otherwise only the listed branches are posted.
     if (
@@ -128,7 +131,7 @@ function handlerFor(event: string, body: BodyFunction) {
   };
 }
 
-export default defineIntegration<GitlabOptions>({
+export default defineIntegration<GitlabOptions, GitlabEvent>({
   name: "gitlab",
   displayName: "GitLab",
   categories: ["version-control"],
@@ -137,15 +140,14 @@ export default defineIntegration<GitlabOptions>({
   eventHeader: "X-GitLab-Event",
   // With a secret in the bot's config (gitlab_secret or webhook_secret): GitLab's secret token.
   signature: { kind: "token", header: "X-Gitlab-Token" },
-  eventKey: (header, p) => gitlabEventName(header, p),
+  classify: ({ header, payload }) => gitlabEventName(header, payload),
   options: {
     branches: option("Only notify for pushes to these branches (comma-separated)", parse.csvList),
     use_merge_request_title: option("Put the merge request's title in its topic", parse.bool, {
       default: true,
     }),
   },
-  handlers: Object.fromEntries(
+  events: Object.fromEntries(
     Object.entries(BODIES).map(([event, body]) => [event, handlerFor(event, body)]),
-  ),
-  allEventTypes: GITLAB_EVENT_TYPES,
+  ) as Record<GitlabEvent, Handler<GitlabOptions>>,
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { dispatchWebhook } from "../kit/index.js";
-import type { LegacyDispatchOutcome as DispatchOutcome } from "../kit/index.js";
+import type { DispatchOutcome } from "../kit/index.js";
 import { describeCases } from "../kit/testing.js";
 import grafana from "./index.js";
 
@@ -24,7 +24,7 @@ describe("grafana: states and values the recorded cases lack", () => {
       ' "evalMatches": [{"metric": "sda", "value": 1.0}, {"metric": "sdb", "value": null}]}';
     expect(post(legacy)).toEqual({
       kind: "messages",
-      eventKey: "legacy",
+      event: "paused",
       messages: [
         {
           topic: "[Paused] Disk",

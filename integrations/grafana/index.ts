@@ -1,11 +1,12 @@
-import { defineLegacyIntegration as defineIntegration, isEventWanted } from "../kit/index.js";
+import { defineIntegration } from "../kit/index.js";
+import type { Handler } from "../kit/index.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { isoToSeconds, normalizeBody, pyStrip, truncateTopic } from "../kit/message-text.js";
 import { PyFloat, PyInt, PyObject, parsePythonJson } from "../kit/python-json.js";
 import type { PyJson } from "../kit/python-json.js";
 
-const LEGACY_EVENT_TYPES = ["ok", "pending", "alerting", "paused"];
-const NEW_EVENT_TYPES = ["firing", "resolved"];
+const LEGACY_EVENT_TYPES = ["ok", "pending", "alerting", "paused", "no_data"] as const;
+type LegacyState = (typeof LEGACY_EVENT_TYPES)[number];
 
 function statusLine(state: string): string {
   const icon =
@@ -105,6 +106,12 @@ function legacyAlert(p: Wild, py: PyObject | undefined): WebhookMessage {
   return { topic: truncateTopic(p.get("title").str()), body: normalizeBody(pyStrip(body)) };
 }
 
+const legacy: Handler = (p, ctx) => legacyAlert(p, pythonPayload(ctx.rawBody));
+const legacyEvents = Object.fromEntries(LEGACY_EVENT_TYPES.map((state) => [state, legacy])) as Record<
+  LegacyState,
+  Handler
+>;
+
 /**
  * Grafana: unified alerting (`alerts[]`, one message per alert, filtered on its status) and legacy
  * alerts (`state`, `ruleName`, `evalMatches`).
@@ -114,20 +121,20 @@ export default defineIntegration({
   displayName: "Grafana",
   categories: ["monitoring"],
   description: "Posts Grafana alerts (unified alerting and legacy dashboard alerts).",
-  eventKey: (_header, p) => (p.has("alerts") ? "alerts" : "legacy"),
-  // Unified payloads hold several alerts; each is filtered on its own status in the handler.
-  filterName: (key, p) => (key === "legacy" ? p.get("state").str() : undefined),
-  allEventTypes: [...LEGACY_EVENT_TYPES, ...NEW_EVENT_TYPES],
-  handlers: {
+  // Legacy alerts are named after their state; unified payloads hold several alerts, each filtered
+  // on its own status ("firing", "resolved") by the handler.
+  classify: ({ payload }) => (payload.has("alerts") ? "alerts" : payload.get("state").str()),
+  unfilteredEvents: ["alerts"],
+  events: {
+    ...legacyEvents,
     alerts: (p, ctx) => {
       const py = pythonPayload(ctx.rawBody);
       return p
         .get("alerts")
         .items()
         .map((alert, i) => ({ alert, py: pyGet(pyGet(py, "alerts"), i) }))
-        .filter(({ alert }) => isEventWanted(ctx.params, alert.get("status").str()))
+        .filter(({ alert }) => ctx.wanted(alert.get("status").str()))
         .map(({ alert, py: pyAlert }) => unifiedAlert(alert, pyAlert));
     },
-    legacy: (p, ctx) => legacyAlert(p, pythonPayload(ctx.rawBody)),
   },
 });

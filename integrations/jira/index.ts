@@ -1,6 +1,6 @@
 import { AnomalousWebhookPayloadError } from "../../src/errors.js";
-import { defineLegacyIntegration as defineIntegration } from "../kit/index.js";
-import type { LegacyWebhookContext as WebhookContext, Wild } from "../kit/index.js";
+import { defineIntegration } from "../kit/index.js";
+import type { WebhookContext, Wild } from "../kit/index.js";
 import { normalizeBody, truncateTopic } from "../kit/message-text.js";
 import { convertJiraMarkup, normalizeComment } from "./markup.js";
 
@@ -19,14 +19,14 @@ const IGNORED_EVENTS = [
   "worklog_updated",
 ];
 
-const ALL_EVENT_TYPES = [
-  "jira:issue_created",
-  "jira:issue_deleted",
-  "jira:issue_updated",
-  "comment_created",
-  "comment_updated",
-  "comment_deleted",
-];
+/** Zulip's event names for Jira: the keys of the event table, which must list exactly these. */
+type JiraEvent =
+  | "jira:issue_created"
+  | "jira:issue_deleted"
+  | "jira:issue_updated"
+  | "comment_created"
+  | "comment_updated"
+  | "comment_deleted";
 
 /** Python's string.punctuation. */
 const PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
@@ -87,7 +87,7 @@ function author(p: Wild): string {
 function assigneeMention(p: Wild, ctx: WebhookContext): string {
   const email = getIn(p, ["issue", "fields", "assignee", "emailAddress"]);
   if (email === "") return "";
-  return `**${ctx.userFullName?.(email) ?? email}**`;
+  return `**${ctx.userFullName(email) ?? email}**`;
 }
 
 /** What an issue update was about: Jira's `issue_event_type_name`, else guessed from the payload. */
@@ -177,17 +177,14 @@ const message =
   });
 
 /** Jira: issues created, updated (fields, assignee, status, comments) and deleted; comment events. */
-export default defineIntegration({
+export default defineIntegration<Record<string, unknown>, JiraEvent>({
   name: "jira",
   displayName: DISPLAY_NAME,
   categories: ["project-management"],
   description: "Posts Jira issue changes and comments, one topic per issue.",
-  eventKey: (_header, p) => eventType(p),
-  allEventTypes: ALL_EVENT_TYPES,
-  unquoteUrlParameters: true,
-  // Assignees are named after the realm's user with their email address.
-  needsUserDirectory: true,
-  handlers: {
+  classify: ({ payload }) => eventType(payload),
+  // Assignees are named after the realm's user with their email address (ctx.userFullName).
+  events: {
     "jira:issue_created": message(issueCreated),
     "jira:issue_deleted": message(issueDeleted),
     "jira:issue_updated": message(issueUpdated),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import type { JsonableError } from "../../src/errors.js";
 import { dispatchWebhook } from "../kit/index.js";
-import type { LegacyDispatchOutcome as DispatchOutcome } from "../kit/index.js";
+import type { DispatchOutcome } from "../kit/index.js";
 import { describeCases } from "../kit/testing.js";
 import jira from "./index.js";
 
@@ -45,7 +45,7 @@ describe("jira: events the recorded cases lack", () => {
     };
     expect(post(payload)).toEqual({
       kind: "messages",
-      eventKey: "jira:issue_updated",
+      event: "jira:issue_updated",
       messages: [
         {
           topic: "OPS-7: Rotate the keys?",

@@ -1,5 +1,5 @@
 import { InvalidJsonError } from "../../src/errors.js";
-import { defineLegacyIntegration as defineIntegration } from "../kit/index.js";
+import { defineIntegration } from "../kit/index.js";
 import type { Wild } from "../kit/index.js";
 import { normalizeBody } from "../kit/message-text.js";
 import { PyObject, fromJsValue, parsePythonJson, pythonJsonDumps } from "../kit/python-json.js";
@@ -27,8 +27,8 @@ export default defineIntegration({
   categories: ["misc"],
   description:
     "Posts any JSON payload, pretty-printed in a code block; handy to inspect a service's webhooks.",
-  filterName: () => undefined,
-  handlers: {
+  unfilteredEvents: ["default"],
+  events: {
     default: (p, ctx) => {
       p.entries(); // Zulip accepts only a JSON object: "payload is not a dict" otherwise.
       const value = pythonPayload(p, ctx.rawBody);

@@ -5,6 +5,12 @@ import type { Wild } from "./wild.js";
 export interface WebhookMessage {
   topic: string;
   body: string;
+  /**
+   * Send privately to a realm user guessed from these names instead (TeamCity's personal builds):
+   * the first name matching an active user's full name (case-insensitive) or the start of their
+   * email, lowest user id first. Nobody matches → the message is not sent.
+   */
+  directTo?: readonly string[];
 }
 
 /** What a handler returns: a message, several, or null to stay deliberately silent (200, nothing sent). */
@@ -45,6 +51,11 @@ export interface WebhookContext<O = Record<string, unknown>> {
   rawBody: string;
   /** The full name of the realm's active user with this email, or undefined (Zulip's Jira names assignees). */
   userFullName(email: string): string | undefined;
+  /**
+   * Whether `only_events` / `exclude_events` let this name through: for payloads that hold several
+   * items each filtered on its own (PagerDuty incidents, Grafana alerts; their event is unfiltered).
+   */
+  wanted(name: string): boolean;
 }
 
 export type Handler<O = Record<string, unknown>> = (

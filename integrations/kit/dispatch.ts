@@ -45,8 +45,10 @@ export function dispatchAny(integration: TestedIntegration, req: WebhookRequest)
     if (err instanceof WebhookError && err.webhookName === "") err.webhookName = integration.displayName;
     throw err;
   }
-  const reply = integration.successData ?? {};
-  return outcome.kind === "messages"
-    ? { kind: "messages", event: outcome.eventKey, messages: outcome.messages, reply }
-    : { kind: outcome.kind, event: outcome.eventKey, reply };
+  const reply = integration.successData === undefined ? {} : { reply: integration.successData };
+  if (outcome.kind === "messages")
+    return { kind: "messages", event: outcome.eventKey, messages: outcome.messages, ...reply };
+  return outcome.kind === "ignored"
+    ? { kind: "ignored", event: outcome.eventKey, ...reply }
+    : { kind: "filtered", event: outcome.eventKey };
 }

@@ -1,4 +1,5 @@
-import { defineLegacyIntegration as defineIntegration, option, parse } from "../kit/index.js";
+import { defineIntegration, option, parse } from "../kit/index.js";
+import type { Handler } from "../kit/index.js";
 import type { Wild } from "../kit/index.js";
 import { normalizeBody, truncateTopic } from "../kit/message-text.js";
 
@@ -18,7 +19,8 @@ const ALL_EVENT_TYPES = [
   "TakeOwnership",
   "Create",
   "AssignOwnership",
-];
+] as const;
+type OpsgenieEvent = (typeof ALL_EVENT_TYPES)[number];
 
 interface OpsgenieOptions extends Record<string, unknown> {
   eu_region?: boolean;
@@ -62,24 +64,28 @@ function alertBody(p: Wild, euRegion: boolean): string {
   );
 }
 
+const alert: Handler<OpsgenieOptions> = (p, ctx) => ({
+  topic: truncateTopic(p.get("integrationName").str()),
+  body: alertBody(p, ctx.options.eu_region === true),
+});
+
 /** Opsgenie: every alert action, in a topic named after the Opsgenie integration. */
-export default defineIntegration<OpsgenieOptions>({
+export default defineIntegration<OpsgenieOptions, OpsgenieEvent | "custom">({
   name: "opsgenie",
   displayName: "Opsgenie",
   categories: ["monitoring"],
   description:
     "Posts Opsgenie alert activity: created, acknowledged, closed, escalated, notes, tags, owners.",
-  // Every action is posted, custom ones included; filters match the action name.
-  eventKey: () => "alert",
-  filterName: (_key, p) => p.get("action").str(),
-  allEventTypes: ALL_EVENT_TYPES,
   options: {
     eu_region: option("Use Opsgenie's European service region", parse.bool, { default: false }),
   },
-  handlers: {
-    alert: (p, ctx) => ({
-      topic: truncateTopic(p.get("integrationName").str()),
-      body: alertBody(p, ctx.options.eu_region === true),
-    }),
+  // The action is the event; actions Opsgenie adds later (and custom ones) are posted as "custom".
+  classify: ({ payload }) => {
+    const action = payload.get("action").str();
+    return (ALL_EVENT_TYPES as readonly string[]).includes(action) ? action : "custom";
   },
+  events: { ...Object.fromEntries(ALL_EVENT_TYPES.map((e) => [e, alert])), custom: alert } as Record<
+    OpsgenieEvent | "custom",
+    Handler<OpsgenieOptions>
+  >,
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { dispatchWebhook } from "../kit/index.js";
-import type { LegacyDispatchOutcome as DispatchOutcome } from "../kit/index.js";
+import type { DispatchOutcome } from "../kit/index.js";
 import { describeCases } from "../kit/testing.js";
 import opsgenie from "./index.js";
 
@@ -24,7 +24,7 @@ describe("opsgenie: actions the recorded cases lack", () => {
   it("names the new owner of an AssignOwnership", () => {
     expect(post(alert("AssignOwnership", { owner: "user2@ifountain.com" }))).toEqual({
       kind: "messages",
-      eventKey: "alert",
+      event: "AssignOwnership",
       messages: [
         {
           topic: "Integration1",

@@ -1,6 +1,6 @@
 import { UnsupportedWebhookEventTypeError } from "../../src/errors.js";
-import { defineLegacyIntegration as defineIntegration, isEventWanted } from "../kit/index.js";
-import type { LegacyWebhookContext as WebhookContext, WebhookMessage, Wild } from "../kit/index.js";
+import { defineIntegration } from "../kit/index.js";
+import type { Handler, WebhookMessage, Wild } from "../kit/index.js";
 import { normalizeBody, truncateTopic } from "../kit/message-text.js";
 
 const DISPLAY_NAME = "PagerDuty";
@@ -178,20 +178,34 @@ function incidentsOf(p: Wild): Incident[] {
   return out;
 }
 
+const ACTIONS = [
+  "triggered",
+  "acknowledged",
+  "unacknowledged",
+  "resolved",
+  "assigned",
+  "reassigned",
+  "escalated",
+  "delineated",
+] as const;
+type Action = (typeof ACTIONS)[number];
+
+const incidents: Handler = (p, ctx) =>
+  incidentsOf(p)
+    .filter((i) => ctx.wanted(i.action))
+    .map(render);
+
 /** PagerDuty: incidents triggered, acknowledged, reassigned and resolved, one topic per incident. */
-export default defineIntegration({
+export default defineIntegration<Record<string, unknown>, Action>({
   name: "pagerduty",
   displayName: DISPLAY_NAME,
   categories: ["monitoring"],
   description:
     "Posts PagerDuty incidents (webhooks v1, v2 and v3) as they are triggered, acknowledged and resolved.",
-  // A payload may hold several incidents; each is filtered on its own action (see the handler).
-  filterName: () => undefined,
-  allEventTypes: ["resolved", "assigned", "unacknowledged", "acknowledged", "triggered", "reassigned"],
-  handlers: {
-    default: (p, ctx: WebhookContext) =>
-      incidentsOf(p)
-        .filter((i) => isEventWanted(ctx.params, i.action))
-        .map(render),
-  },
+  // The event is the first incident's action. A payload may hold several incidents, each filtered
+  // on its own action by the handler, so the pipeline filters none.
+  classify: ({ payload }) => incidentsOf(payload)[0]?.action ?? "no_incident",
+  events: Object.fromEntries(ACTIONS.map((a) => [a, incidents])) as Record<Action, Handler>,
+  unfilteredEvents: ACTIONS,
+  ignoredEvents: ["no_incident"],
 });

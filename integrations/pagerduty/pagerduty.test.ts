@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { dispatchWebhook } from "../kit/index.js";
-import type { LegacyDispatchOutcome as DispatchOutcome } from "../kit/index.js";
+import type { DispatchOutcome } from "../kit/index.js";
 import { describeCases } from "../kit/testing.js";
 import pagerduty from "./index.js";
 
@@ -55,7 +55,7 @@ describe("pagerduty: events the recorded cases lack", () => {
   it("v3: resolved by the agent", () => {
     expect(post(v3("incident.resolved"))).toEqual({
       kind: "messages",
-      eventKey: "default",
+      event: "resolved",
       messages: [
         {
           topic: "Incident Disk full (#7)",

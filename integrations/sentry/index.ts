@@ -1,5 +1,5 @@
 import { UnsupportedWebhookEventTypeError } from "../../src/errors.js";
-import { defineLegacyIntegration as defineIntegration } from "../kit/index.js";
+import { defineIntegration } from "../kit/index.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { isoToSeconds, normalizeBody, truncateTopic, unixToIso } from "../kit/message-text.js";
 
@@ -189,12 +189,13 @@ export default defineIntegration({
   displayName: DISPLAY_NAME,
   categories: ["monitoring"],
   description: "Posts Sentry errors and messages with their traceback, and issue changes.",
-  eventKey: (_header, p) => {
-    const shape = shapeOf(p);
+  classify: ({ payload }) => {
+    const shape = shapeOf(payload);
     return shape.kind === "unsupported" ? shape.eventType : shape.kind;
   },
-  filterName: () => undefined,
-  handlers: {
+  // Zulip's integration passes no event type: only_events / exclude_events never drop one.
+  unfilteredEvents: ["event", "issue", "deprecated"],
+  events: {
     event: (p) => {
       const shape = shapeOf(p);
       if (shape.kind !== "event") throw new UnsupportedWebhookEventTypeError(shape.kind, DISPLAY_NAME);

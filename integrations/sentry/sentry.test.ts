@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import type { JsonableError } from "../../src/errors.js";
 import { dispatchWebhook } from "../kit/index.js";
-import type { LegacyDispatchOutcome as DispatchOutcome } from "../kit/index.js";
+import type { DispatchOutcome } from "../kit/index.js";
 import { describeCases } from "../kit/testing.js";
 import sentry from "./index.js";
 
@@ -58,7 +58,7 @@ describe("sentry: formats the recorded cases lack", () => {
     };
     expect(post(payload)).toEqual({
       kind: "messages",
-      eventKey: "event",
+      event: "event",
       messages: [
         {
           topic: "TypeError: x is undefined",
@@ -95,7 +95,7 @@ describe("sentry: formats the recorded cases lack", () => {
     };
     expect(post(payload, { only_events: '["nothing"]' })).toEqual({
       kind: "messages",
-      eventKey: "issue",
+      event: "issue",
       messages: [{ topic: "Boom", body: "Issue **Boom** was marked as resolved by **Ann**." }],
     });
   });

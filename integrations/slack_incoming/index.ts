@@ -1,4 +1,5 @@
-import { defineLegacyIntegration as defineIntegration } from "../kit/index.js";
+import { defineIntegration, payloadField, reply } from "../kit/index.js";
+import type { HandlerResult, Wild } from "../kit/index.js";
 import { normalizeBody, truncateTopic } from "../kit/message-text.js";
 import {
   joinPieces,
@@ -20,28 +21,31 @@ export default defineIntegration({
   categories: ["communication", "meta-integration"],
   description: "Accepts Slack-style incoming webhooks, so tools that only speak Slack can post here.",
   // JSON requests are read from the body; anything else from the form or query field `payload`.
-  payloadField: { name: "payload", unlessJsonContentType: true },
-  successData: { ok: true },
-  filterName: () => undefined,
-  handlers: {
-    default: (p) => {
-      const pieces: string[] = [];
-      const blocks = p.opt("blocks");
-      if (truthy(blocks)) pieces.push(...blocks.items().map(renderBlock));
-      const attachments = p.opt("attachments");
-      if (truthy(attachments)) pieces.push(...attachments.items().map(renderAttachment));
-      let body = joinPieces(pieces);
-      const text = p.opt("text");
-      if (body === "" && truthy(text)) {
-        // Slack shows `text` only as the notification fallback when there are blocks or attachments.
-        const emoji = p.opt("icon_emoji");
-        body = (truthy(emoji) ? `${emoji.str()} ` : "") + text.str();
-      }
-      body = normalizeBody(replaceFormatting(replaceLinks(body)));
-      if (body === "") return null; // nothing Zulip can show: success, no message
-      const channel = p.opt("channel")?.str();
-      const topic = channel !== undefined ? channel.replace(/^[@#]/, "") : "";
-      return { topic: truncateTopic(topic), body };
-    },
+  body: payloadField("payload", { unlessJsonContentType: true }),
+  unfilteredEvents: ["default"],
+  events: {
+    // Slack's senders expect `ok: true` in the answer.
+    default: (p) => reply({ ok: true }, render(p)),
   },
 });
+
+/** The message of a Slack-style payload (null: nothing Zulip can show). */
+function render(p: Wild): HandlerResult {
+  const pieces: string[] = [];
+  const blocks = p.opt("blocks");
+  if (truthy(blocks)) pieces.push(...blocks.items().map(renderBlock));
+  const attachments = p.opt("attachments");
+  if (truthy(attachments)) pieces.push(...attachments.items().map(renderAttachment));
+  let body = joinPieces(pieces);
+  const text = p.opt("text");
+  if (body === "" && truthy(text)) {
+    // Slack shows `text` only as the notification fallback when there are blocks or attachments.
+    const emoji = p.opt("icon_emoji");
+    body = (truthy(emoji) ? `${emoji.str()} ` : "") + text.str();
+  }
+  body = normalizeBody(replaceFormatting(replaceLinks(body)));
+  if (body === "") return null; // nothing Zulip can show: success, no message
+  const channel = p.opt("channel")?.str();
+  const topic = channel !== undefined ? channel.replace(/^[@#]/, "") : "";
+  return { topic: truncateTopic(topic), body };
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import type { JsonableError } from "../../src/errors.js";
 import { dispatchWebhook } from "../kit/index.js";
-import type { LegacyDispatchOutcome as DispatchOutcome } from "../kit/index.js";
+import type { DispatchOutcome } from "../kit/index.js";
 import { describeCases } from "../kit/testing.js";
 import slackIncoming from "./index.js";
 
@@ -26,8 +26,9 @@ describe("slack_incoming: requests the recorded cases lack", () => {
     });
     expect(post(body.toString(), "application/x-www-form-urlencoded")).toEqual({
       kind: "messages",
-      eventKey: "default",
+      event: "default",
       messages: [{ topic: "alerts", body: "**Deploy** done" }],
+      reply: { ok: true },
     });
   });
 
@@ -54,8 +55,9 @@ describe("slack_incoming: requests the recorded cases lack", () => {
     });
     expect(post(payload, "application/json", { topic: "Custom" })).toEqual({
       kind: "messages",
-      eventKey: "default",
+      event: "default",
       messages: [{ topic: "Custom", body: ":ghost: [link](https://x.example) *now*" }],
+      reply: { ok: true },
     });
   });
 
@@ -75,8 +77,9 @@ describe("slack_incoming: requests the recorded cases lack", () => {
     });
     expect(post(payload, "application/json")).toEqual({
       kind: "messages",
-      eventKey: "default",
+      event: "default",
       messages: [{ topic: "", body: "## Build 12\n\n**Status**: passed\n**Branch**\nno title\n\nCI" }],
+      reply: { ok: true },
     });
   });
 
@@ -96,8 +99,9 @@ describe("slack_incoming: a urlencoded body nobody parsed", () => {
     });
     expect(outcome).toEqual({
       kind: "messages",
-      eventKey: "default",
+      event: "default",
       messages: [{ topic: "", body: "Hello, world." }],
+      reply: { ok: true },
     });
   });
 });

@@ -1,5 +1,5 @@
 import { BadRequestError, InvalidPayloadError, UnsupportedWebhookEventTypeError } from "../../src/errors.js";
-import { defineLegacyIntegration as defineIntegration } from "../kit/index.js";
+import { defineIntegration } from "../kit/index.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { truncateTopic } from "../kit/message-text.js";
 
@@ -36,9 +36,8 @@ export default defineIntegration({
   displayName: DISPLAY_NAME,
   categories: ["monitoring"],
   description: "Posts when an UptimeRobot monitor goes down or comes back up.",
-  eventKey: (_header, p) => eventOf(p),
-  allEventTypes: ["up", "down"],
-  handlers: {
+  classify: ({ payload }) => eventOf(payload),
+  events: {
     up: checked((p) => ({
       topic: truncateTopic(p.get("monitor_friendly_name").text()),
       body:

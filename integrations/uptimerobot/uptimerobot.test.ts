@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import type { JsonableError } from "../../src/errors.js";
 import { dispatchWebhook } from "../kit/index.js";
-import type { LegacyDispatchOutcome as DispatchOutcome } from "../kit/index.js";
+import type { DispatchOutcome } from "../kit/index.js";
 import { describeCases, expectFixture } from "../kit/testing.js";
 import uptimerobot from "./index.js";
 
@@ -35,7 +35,7 @@ describe("uptimerobot: events the recorded cases lack", () => {
   it("posts a monitor going down", () => {
     expect(post(monitor("Down"))).toEqual({
       kind: "messages",
-      eventKey: "down",
+      event: "down",
       messages: [
         { topic: "Web Server", body: "Web Server (server1.example.com) is DOWN (Connection Timeout)." },
       ],

@@ -61,8 +61,15 @@ interface WireMessage {
 }
 
 async function newest(narrow: unknown[]): Promise<WireMessage | undefined> {
+  return newestAs(t.users.iago, narrow);
+}
+
+async function newestAs(
+  user: TestServer["users"]["iago"],
+  narrow: unknown[],
+): Promise<WireMessage | undefined> {
   const res = await t.api.get("/api/v1/messages", {
-    as: t.users.iago,
+    as: user,
     params: { anchor: "newest", num_before: 1, num_after: 0, narrow, apply_markdown: false },
   });
   expect(res.status).toBe(200);
@@ -104,8 +111,19 @@ describe("recorded webhook cases over HTTP", () => {
       const res = await post(c);
 
       switch (c.expect) {
-        case "channel_message":
         case "message": {
+          // The last message the bot sent, to a stream or privately to a user the integration named.
+          expect(res.status).toBe(200);
+          const everyone = Object.values(t.users).filter((u) => u !== t.users.webhookBot);
+          const seen = await Promise.all(
+            everyone.map((u) => newestAs(u, [["sender", t.users.webhookBot.email]])),
+          );
+          const last = seen.filter((m): m is WireMessage => m !== undefined).sort((x, y) => y.id - x.id)[0];
+          expect(last?.id).toBeGreaterThan(before);
+          expect(last?.content).toBe(c.expected_message);
+          break;
+        }
+        case "channel_message": {
           expect(res).toEqual({
             status: 200,
             body: { result: "success", msg: "", ...(res.body["ok"] === true ? { ok: true } : {}) },

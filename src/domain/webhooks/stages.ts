@@ -33,12 +33,13 @@ export interface WebhookRequest {
   userFullName?: ((email: string) => string | undefined) | undefined;
 }
 
+/** `reply`: extra fields of the success response, when the handler gave some (`reply(…)`). */
 export type DispatchOutcome =
-  | { kind: "messages"; event: string; messages: WebhookMessage[]; reply: Readonly<Record<string, unknown>> }
+  | { kind: "messages"; event: string; messages: WebhookMessage[]; reply?: Readonly<Record<string, unknown>> }
   /** A known event the integration deliberately ignores, or one its handler chose not to report. */
-  | { kind: "ignored"; event: string; reply: Readonly<Record<string, unknown>> }
+  | { kind: "ignored"; event: string; reply?: Readonly<Record<string, unknown>> }
   /** Dropped by the caller's only_events / exclude_events. */
-  | { kind: "filtered"; event: string; reply: Readonly<Record<string, unknown>> };
+  | { kind: "filtered"; event: string };
 
 /** Stage "event header": its value, or MISSING_HTTP_EVENT_HEADER when it is required and absent. */
 export function readEventHeader(integration: AnyIntegration, req: WebhookRequest): string | undefined {
@@ -174,14 +175,15 @@ export function render(
   handler: Handler<Record<string, unknown>>,
   payload: Wild,
   ctx: WebhookContext<Record<string, unknown>>,
-): { messages: WebhookMessage[]; reply: Readonly<Record<string, unknown>> } {
+): { messages: WebhookMessage[]; reply: Readonly<Record<string, unknown>> | undefined } {
   const answer = handler(payload, ctx);
   const result = isReply(answer) ? answer.result : answer;
-  const fields = isReply(answer) ? answer.reply : {};
+  const fields = isReply(answer) ? answer.reply : undefined;
   if (result === null) return { messages: [], reply: fields };
   const messages = (Array.isArray(result) ? result : [result]).map((m) => ({
     topic: ctx.customTopic ?? m.topic,
     body: m.body,
+    ...(m.directTo !== undefined ? { directTo: m.directTo } : {}),
   }));
   return { messages, reply: fields };
 }
@@ -203,9 +205,9 @@ export function dispatchWebhook(integration: AnyIntegration, req: WebhookRequest
     const options = parseOptions(integration, req.params);
     const event = classifyEvent(integration, { header, payload, options, req });
     const handler = routeEvent(integration, event);
-    if (handler === "ignored") return { kind: "ignored", event, reply: {} };
+    if (handler === "ignored") return { kind: "ignored", event };
     if (!(integration.unfilteredEvents ?? []).includes(event) && !isEventWanted(req.params, event)) {
-      return { kind: "filtered", event, reply: {} };
+      return { kind: "filtered", event };
     }
     const lookup = req.userFullName;
     const ctx: WebhookContext<Record<string, unknown>> = {
@@ -217,11 +219,13 @@ export function dispatchWebhook(integration: AnyIntegration, req: WebhookRequest
       params: req.params,
       rawBody: req.rawBody.toString("utf8"),
       userFullName: (email) => (lookup === undefined ? undefined : lookup(email)),
+      wanted: (name) => isEventWanted(req.params, name),
     };
     const { messages, reply } = render(handler, payload, ctx);
+    const extra = reply === undefined ? {} : { reply };
     return messages.length === 0
-      ? { kind: "ignored", event, reply }
-      : { kind: "messages", event, messages, reply };
+      ? { kind: "ignored", event, ...extra }
+      : { kind: "messages", event, messages, ...extra };
   } catch (err) {
     throw stampWebhookName(err, integration);
   }

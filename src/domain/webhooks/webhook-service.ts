@@ -159,7 +159,7 @@ export class WebhookService {
       }
       throw err;
     }
-    const data = { ...outcome.reply };
+    const data = outcome.kind === "filtered" ? {} : { ...(outcome.reply ?? {}) };
     if (outcome.kind !== "messages") {
       this.logger.debug("webhook event not posted", {
         integration: name,
@@ -268,6 +268,13 @@ export class WebhookService {
     const stream = rawStream === undefined || rawStream === "" ? undefined : unquote(rawStream);
     const ids: number[] = [];
     for (const message of messages) {
+      if (message.directTo !== undefined) {
+        const user = await this.guessUser(message.directTo);
+        if (user !== undefined) {
+          ids.push(await this.send(bot, { type: "private", to: [user.id], content: message.body }));
+        }
+        continue;
+      }
       if (stream === undefined) {
         if (bot.botOwnerId === null)
           throw new JsonableError("This API key has no owner to send a private message to; pass a stream.");
@@ -299,6 +306,20 @@ export class WebhookService {
       }
     }
     return ids;
+  }
+
+  /** Zulip's guess of a user from a name: full name (any case) or start of the email, lowest id first. */
+  private async guessUser(names: readonly string[]): Promise<User | undefined> {
+    const users = (await this.users.allUsers()).filter((u) => u.isActive).sort((a, b) => a.id - b.id);
+    for (const raw of names) {
+      const name = raw.toLowerCase();
+      if (name === "") continue;
+      const hit = users.find(
+        (u) => u.fullName.toLowerCase() === name || u.email.toLowerCase().startsWith(name),
+      );
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
   }
 
   private async notifyOwner(bot: User, kind: string, content: string, rateLimited: boolean): Promise<void> {

@@ -30,12 +30,20 @@ export function externalRouter(webhooks: WebhookService): Router<AppState> {
     }
     const headers: Record<string, string | undefined> = {};
     for (const [k, v] of Object.entries(ctx.headers)) headers[k] = Array.isArray(v) ? v.join(", ") : v;
+    // Zulip reads a webhook's arguments from the query string and form fields only: the keys of a
+    // JSON body (Intercom's `topic`) are payload, not URL parameters.
+    const params: Record<string, string> = {};
+    for (const [k, v] of Object.entries(ctx.query)) {
+      const last = Array.isArray(v) ? v[v.length - 1] : v;
+      if (last !== undefined) params[k] = last;
+    }
+    Object.assign(params, ctx.state.form ?? {});
     const req: IncomingWebhookRequest = {
       method: ctx.method,
       path: ctx.path,
       url: calledUrl(ctx),
       headers,
-      params: ctx.state.params,
+      params,
       rawBody: ctx.state.rawBody,
       form: ctx.state.form,
       basicAuth,

@@ -1,5 +1,5 @@
-import { defineIntegration, isEventWanted } from "../kit/index.js";
-import type { Params, WebhookMessage, Wild } from "../kit/index.js";
+import { defineIntegration } from "../kit/index.js";
+import type { WebhookContext, WebhookMessage, Wild } from "../kit/index.js";
 import { isoToSeconds, truncateTopic } from "../kit/message-text.js";
 
 /** `check.up` → `up`; anything else is named as updown sends it (an unsupported event). */
@@ -43,10 +43,10 @@ function downBody(event: Wild): string {
  * One message per event of the batch, in a topic named after the checked URL; `only_events` /
  * `exclude_events` apply to each event, as in Zulip.
  */
-function messages(p: Wild, params: Params): WebhookMessage[] {
+function messages(p: Wild, ctx: WebhookContext): WebhookMessage[] {
   return p
     .items()
-    .filter((event) => isEventWanted(params, eventOf(event)))
+    .filter((event) => ctx.wanted(eventOf(event)))
     .map((event) => ({
       topic: truncateTopic(event.at("check", "url").str()),
       body: eventOf(event) === "down" ? downBody(event) : upBody(event),
@@ -68,8 +68,8 @@ export default defineIntegration({
     return names.find((n) => n !== "up" && n !== "down") ?? names[0] ?? "up";
   },
   events: {
-    up: (p, ctx) => messages(p, ctx.params),
-    down: (p, ctx) => messages(p, ctx.params),
+    up: messages,
+    down: messages,
   },
   // Filtered per event by the handler.
   unfilteredEvents: ["up", "down"],

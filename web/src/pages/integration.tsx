@@ -14,7 +14,8 @@ const message = (err: unknown) => (err instanceof ApiError ? err.message : "Cann
 const FORBIDDEN_HEADERS = new Set(["content-length", "host", "connection", "user-agent"]);
 
 function TestPayload({ name, fixtures, url }: { name: string; fixtures: string[]; url: string | undefined }) {
-  const [fixture, setFixture] = useState(fixtures[0] ?? "");
+  // A push (the most common first test) when the integration has one.
+  const [fixture, setFixture] = useState(fixtures.find((f) => f.startsWith("push")) ?? fixtures[0] ?? "");
   const [result, setResult] = useState("");
   const [busy, setBusy] = useState(false);
   const send = async () => {

@@ -1,0 +1,104 @@
+/**
+ * Takes the README's screenshots of the web app (docs/screenshots/*.png) with Debian's Chromium:
+ * starts a server on a temporary store, fills it with a short conversation, a GitHub push and a
+ * few bots, and photographs the chat view, Your bots and the GitHub integration page.
+ *
+ *   node bin/run-ts.js scripts/web-screenshots.ts [--out docs/screenshots]
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { ensureWebBuilt, hasChromium, launchBrowser, signIn, CHROMIUM } from "../test/browser/browser.js";
+import { OWNER_PASSWORD, startTestServer } from "../test/helpers/test-server.js";
+
+const args = process.argv.slice(2);
+if (args.includes("--help")) {
+  console.log(
+    "Usage: web-screenshots [--out DIR]\n\nPhotographs the web app into DIR (default docs/screenshots).",
+  );
+  process.exit(0);
+}
+const outIndex = args.indexOf("--out");
+const outDir = path.resolve(
+  outIndex === -1 ? "docs/screenshots" : (args[outIndex + 1] ?? "docs/screenshots"),
+);
+if (!hasChromium()) {
+  console.error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium`);
+  process.exit(1);
+}
+
+ensureWebBuilt();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "web-screenshots-"));
+const server = await startTestServer({ config: { dataDir, realmName: "Elsinore" } });
+const { api, users } = server;
+const { iago, hamlet, othello, webhookBot } = users;
+
+await api.post("/api/v1/users/me/subscriptions", {
+  as: iago,
+  params: {
+    subscriptions: [{ name: "Denmark" }, { name: "engineering" }, { name: "releases" }],
+    principals: [iago.email, hamlet.email, othello.email, webhookBot.email],
+  },
+});
+const say = (as: typeof iago, to: string, topic: string, content: string) =>
+  api.post("/api/v1/messages", { as, params: { type: "stream", to, topic, content } });
+await say(hamlet, "engineering", "release 2.4", "The **2.4** branch is cut. Anything still missing?");
+await say(othello, "engineering", "release 2.4", "Only the migration notes; I'll write them today.");
+await say(
+  iago,
+  "engineering",
+  "release 2.4",
+  "Thanks! Checklist:\n\n* [x] changelog\n* [ ] migration notes\n* [ ] announce in #**releases**\n\n```sh\nnpm run bench -- --quick\n```",
+);
+await say(hamlet, "Denmark", "castle", "@**Iago** have you seen the ghost on the battlements?");
+await say(othello, "releases", "2.3", "2.3.1 is out with the webhook fixes.");
+const push = fs.readFileSync(new URL("../integrations/github/fixtures/push__1_commit.json", import.meta.url));
+await fetch(`${server.url}/api/v1/external/github?api_key=${webhookBot.apiKey}&stream=engineering`, {
+  method: "POST",
+  headers: { "content-type": "application/json", "x-github-event": "push" },
+  body: push,
+});
+const browser = await launchBrowser();
+fs.mkdirSync(outDir, { recursive: true });
+async function shot(page: Page, name: string): Promise<void> {
+  await page.waitForTimeout(400);
+  const file = path.join(outDir, name);
+  await page.screenshot({ path: file });
+  console.log(`wrote ${path.relative(process.cwd(), file)}`);
+}
+try {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 760 } })).newPage();
+  await signIn(page, server.url, iago.email, OWNER_PASSWORD);
+  await page.getByRole("navigation", { name: "Streams" }).getByRole("link", { name: "#engineering" }).click();
+  await page.getByText("The 2.4 branch is cut").waitFor();
+  await page.getByLabel("Message", { exact: true }).fill("Looks good, @**King Hamlet**: ship it");
+  await shot(page, "chat.png");
+
+  await page.getByRole("link", { name: "Your bots" }).click();
+  await page.getByRole("button", { name: "Add a new bot" }).click();
+  await page.getByLabel("Bot type").selectOption({ label: "Outgoing webhook" });
+  await page.getByLabel("Name", { exact: true }).fill("Helloworld");
+  await page.getByLabel("Endpoint URL").fill("http://127.0.0.1:5002/");
+  await page.getByRole("button", { name: "Create bot" }).click();
+  await page.getByRole("listitem", { name: "Helloworld" }).waitFor();
+  await shot(page, "your-bots.png");
+
+  await page.getByRole("link", { name: "Integrations" }).click();
+  await page.getByRole("link", { name: "GitHub", exact: true }).click();
+  await page.getByLabel("Stream", { exact: true }).fill("engineering");
+  await page.getByRole("button", { name: "Send a test payload" }).click();
+  await page.getByRole("status", { name: "Test payload result" }).waitFor();
+  await page.setViewportSize({ width: 1280, height: 1150 });
+  await page.evaluate("document.querySelector('.page').scrollTop = 0");
+  await shot(page, "integration-github.png");
+
+  const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await signIn(phone, server.url, hamlet.email, "hamlet@zulip.com-password");
+  await phone.getByText("The 2.4 branch is cut").waitFor();
+  await shot(phone, "chat-phone.png");
+} finally {
+  await browser.close();
+  await server.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

@@ -69,6 +69,8 @@ import taiga from "./taiga/index.js";
 import clubhouse from "./clubhouse/index.js";
 import trello from "./trello/index.js";
 import linear from "./linear/index.js";
+import freshdesk from "./freshdesk/index.js";
+import zendesk from "./zendesk/index.js";
 
 /**
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
@@ -146,4 +148,6 @@ export const integrations: readonly RegisteredIntegration[] = [
   clubhouse,
   trello,
   linear,
+  freshdesk,
+  zendesk,
 ];

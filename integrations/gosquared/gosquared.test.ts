@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { describeCases, dispatchPayload, expectFixture } from "../kit/testing.js";
+import { describeCases, dispatchPayload, expectFixture, onlyMessage } from "../kit/testing.js";
 import gosquared from "./index.js";
 
 describeCases(gosquared, new URL("./fixtures/cases", import.meta.url));
@@ -7,6 +7,17 @@ describeCases(gosquared, new URL("./fixtures/cases", import.meta.url));
 describe("gosquared: payloads the recorded cases lack", () => {
   it("does not post private chat messages", () => {
     expectFixture(gosquared, new URL(".", import.meta.url), "chat_message__private", null);
+  });
+
+  it("posts a chat message that does not say whether it is private", () => {
+    const payload = {
+      person: { status: "visitor", _anon: { name: "Ann" } },
+      message: { session: { title: "Shop" }, content: "Hi" },
+    };
+    expect(onlyMessage(dispatchPayload(gosquared, undefined, payload))).toEqual({
+      topic: "Live chat session - Shop",
+      body: "The visitor **Ann** messaged:\n\n``` quote\nHi\n```",
+    });
   });
 
   it("rejects a payload that is neither a traffic alert nor a chat message", () => {

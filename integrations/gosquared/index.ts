@@ -26,7 +26,7 @@ export default defineIntegration({
     },
     chat_message: (p) => {
       // Private messages (between an agent and one visitor) are not posted.
-      if (p.at("message", "private").bool()) return null;
+      if (p.get("message").opt("private")?.bool() === true) return null;
       return {
         topic: truncateTopic(`Live chat session - ${p.at("message", "session", "title").str()}`),
         body: normalizeBody(

@@ -56,8 +56,9 @@ export function incidentMessage(p: Wild): WebhookMessage {
   if (canaryIp !== undefined) body += `**Canary IP:** \`${canaryIp}\`\n`;
   const location = str(p, "CanaryLocation");
   if (location !== undefined) body += `**Canary location:** ${location}\n`;
-  const triggered = p.opt("Triggered")?.int();
-  if (triggered !== undefined) body += `**Triggered:** ${triggered} ${triggered > 1 ? "times" : "time"}\n`;
+  const triggered = p.opt("Triggered")?.text();
+  if (triggered !== undefined)
+    body += `**Triggered:** ${triggered} ${Number(triggered) > 1 ? "times" : "time"}\n`;
   const sourceIp = str(p, "SourceIP");
   if (sourceIp !== undefined && sourceIp !== "") body += `**Source IP:** \`${sourceIp}\`\n`;
   // ReverseDNS is often present but empty.

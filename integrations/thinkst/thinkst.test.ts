@@ -53,6 +53,13 @@ describe("thinkst: incidents the recorded cases lack", () => {
     );
   });
 
+  it("accepts a trigger count sent as text", () => {
+    const payload = { Intro: "x", Reminder: "r", AlertType: "CanarytokenIncident", Triggered: "3" };
+    expect(onlyMessage(dispatchPayload(thinkst, undefined, payload)).body).toBe(
+      "**:alert: Canarytoken *r* has been triggered!**\n\nx\n\n**Triggered:** 3 times",
+    );
+  });
+
   it("is never dropped by only_events (Zulip gives it no event type)", () => {
     const payload = { Intro: "x", CanaryName: "c", AlertType: "CanaryIncident" };
     expect(dispatchPayload(thinkst, undefined, payload, { only_events: '["nothing"]' }).kind).toBe(

@@ -71,6 +71,7 @@ import trello from "./trello/index.js";
 import linear from "./linear/index.js";
 import freshdesk from "./freshdesk/index.js";
 import zendesk from "./zendesk/index.js";
+import basecamp from "./basecamp/index.js";
 
 /**
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
@@ -150,4 +151,5 @@ export const integrations: readonly RegisteredIntegration[] = [
   linear,
   freshdesk,
   zendesk,
+  basecamp,
 ];

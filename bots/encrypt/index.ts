@@ -16,6 +16,7 @@ export function rot13(text: string): string {
 
 export default defineBot({
   name: "encrypt",
+  embeddable: true,
   usage: [
     "This bot uses ROT13 encryption for its purposes.",
     "It responds to messages starting with @mention-bot.",

@@ -9,6 +9,7 @@ const USAGE = [
 
 export default defineBot({
   name: "followup",
+  embeddable: true,
   usage: USAGE,
   // Zulip reads this section with get_config_info("followup") (not optional): `stream`, default "followup".
   config: { required: true },

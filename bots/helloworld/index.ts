@@ -2,6 +2,7 @@ import { defineBot } from "../kit/index.js";
 
 export default defineBot({
   name: "helloworld",
+  embeddable: true,
   usage: [
     'This is a boilerplate bot that responds to a user query with "beep boop",',
     'which is robot for "Hello World".',

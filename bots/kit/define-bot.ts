@@ -15,12 +15,17 @@ export interface BotDefinition {
    * bot without that section fails with {@link NoBotConfigError}.
    */
   config?: { section?: string; required?: boolean; validate?(config: BotConfigInfo): void };
+  /** Whether the chat server may run it as an embedded bot (bot_type 4), as Zulip's EMBEDDED_BOTS list. */
+  embeddable?: boolean;
+  /** The bot's folder (`new URL(".", import.meta.url)`), for `readBotFile`. */
+  dir?: URL;
 }
 
 /** A checked bot definition. */
 export interface Bot extends BotDefinition {
   readonly configSection: string;
   readonly requiresConfig: boolean;
+  readonly embeddable: boolean;
 }
 
 const SLUG = /^[a-z0-9_]+$/;
@@ -37,5 +42,6 @@ export function defineBot(definition: BotDefinition): Bot {
     ...definition,
     configSection: definition.config?.section ?? definition.name,
     requiresConfig: definition.config?.required ?? false,
+    embeddable: definition.embeddable ?? false,
   };
 }

@@ -74,20 +74,42 @@ export async function initializeBot(bot: Bot, handler: BotHandler): Promise<void
 }
 
 /**
- * Where a reply to `message` goes: the same stream and topic, or the same direct-message group
- * (a message without `display_recipient` gets a direct reply to its sender).
+ * Where a reply to `message` goes: the same stream and topic, or the same direct-message group.
+ * Recipients without an email are skipped; a message without usable recipients (no
+ * `display_recipient`, or one like `[1, null, {}]`) gets a direct reply to its sender.
  */
 export function replyTarget(message: BotMessage, content: string, widgetContent?: string): OutgoingMessage {
   const widget = widgetContent === undefined ? {} : { widget_content: widgetContent };
-  const recipient = message.display_recipient as BotMessage["display_recipient"] | undefined;
-  if (typeof recipient === "string") {
-    return { type: "stream", to: recipient, topic: message.subject, content, ...widget };
+  const recipient = message.display_recipient as unknown;
+  if (typeof recipient === "string" && recipient !== "") {
+    const topic = typeof message.subject === "string" ? message.subject : "";
+    return { type: "stream", to: recipient, topic, content, ...widget };
   }
   if (Array.isArray(recipient)) {
-    return { type: "private", to: recipient.map((r) => r.email), content, ...widget };
+    const emails = recipient
+      .map((r: unknown) =>
+        typeof r === "object" && r !== null ? (r as { email?: unknown }).email : undefined,
+      )
+      .filter((email): email is string => typeof email === "string" && email !== "");
+    if (emails.length > 0) return { type: "private", to: emails, content, ...widget };
   }
   if (typeof message.sender_email === "string" && message.sender_email !== "") {
     return { type: "private", to: [message.sender_email], content, ...widget };
   }
   throw new Error("Cannot reply: the message has neither display_recipient nor sender_email");
+}
+
+/**
+ * The conversation a message belongs to (`stream:<name>/<topic>` or `dm:<sorted emails>`): replies
+ * within one conversation are sent in order.
+ */
+export function conversationKey(message: BotMessage): string {
+  try {
+    const target = replyTarget(message, "");
+    return target.type === "stream"
+      ? `stream:${String(target.to)}/${(target.topic ?? "").toLowerCase()}`
+      : `dm:${target.to.map(String).sort().join(",")}`;
+  } catch {
+    return `message:${String(message.id)}`;
+  }
 }

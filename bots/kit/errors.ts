@@ -8,11 +8,15 @@ export class ChatApiError extends Error {
     readonly status: number,
     /** The chat server's error `code`, when it sent one. */
     readonly code?: string,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { retryAfterMs?: number },
   ) {
     super(message, options);
     this.name = new.target.name;
+    if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
+
+  /** The `Retry-After` of a 429 (or 503), in ms. */
+  readonly retryAfterMs?: number;
 }
 
 /** A storage key that does not exist was read or removed. */
@@ -42,13 +46,31 @@ export class NoBotConfigError extends Error {
   }
 }
 
-/** A bot sent or edited more messages than its rate limit allows (a reply loop, most likely). */
-export class BotRateLimitError extends Error {
-  constructor(
-    readonly limit: number,
-    readonly windowMs: number,
-  ) {
-    super(`Message rate limit reached: more than ${limit} messages in ${windowMs / 1000} seconds`);
+/**
+ * A bot asked to stop (`bot.quit(reason)`, Zulip's `bot_handler.quit`): the bot server stops serving
+ * it, `run-bot` exits.
+ */
+export class BotQuitError extends Error {
+  constructor(readonly reason?: string) {
+    super(reason === undefined || reason === "" ? "The bot quit" : `The bot quit: ${reason}`);
+    this.name = new.target.name;
+  }
+}
+
+/** The chat server has no `POST /api/v1/user_uploads` (this project's server does not accept uploads yet). */
+export class UploadsNotSupportedError extends Error {
+  constructor(readonly site: string) {
+    super(
+      `The chat server at ${site} does not accept file uploads (POST /api/v1/user_uploads is not available)`,
+    );
+    this.name = new.target.name;
+  }
+}
+
+/** A bot asked for a file outside its own folder, or one that does not exist. */
+export class BotFileError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = new.target.name;
   }
 }

@@ -1,7 +1,12 @@
+/**
+ * The bot kit: what a bot imports. Published as the package export `zulip-compatible-chat/bots`, so
+ * a bot outside this repository writes `import { defineBot } from "zulip-compatible-chat/bots"`.
+ */
 export { defineBot } from "./define-bot.js";
 export type { Bot, BotDefinition } from "./define-bot.js";
 export {
   TRIGGERS,
+  conversationKey,
   dispatchBotMessage,
   extractQueryWithoutMention,
   initializeBot,
@@ -9,24 +14,37 @@ export {
 } from "./dispatch.js";
 export type { DispatchOutcome } from "./dispatch.js";
 export {
-  BotRateLimitError,
+  BotFileError,
+  BotQuitError,
   BotStorageError,
   BotStorageKeyError,
   ChatApiError,
   NoBotConfigError,
+  UploadsNotSupportedError,
 } from "./errors.js";
+export { quitBot, readBotFile, uploadFile } from "./features.js";
 export { MemoryBotHandler, MemoryBotStorage } from "./memory-handler.js";
 export type { BotAction, MemoryBotHandlerOptions } from "./memory-handler.js";
+export {
+  DEFAULT_RETRY_POLICY,
+  NO_RETRY,
+  TokenBucket,
+  backoffMs,
+  parsePacing,
+  parseRetryAfter,
+  realSleep,
+} from "./pacing.js";
+export type { RetryPolicy, Sleep, TokenBucketOptions } from "./pacing.js";
 export {
   ChatApiClient,
   RestBotHandler,
   RestBotStorage,
-  RateLimit,
   apiBaseUrl,
   encodeApiArgs,
   fetchBotIdentity,
+  isTransientChatApiError,
 } from "./rest-handler.js";
-export type { ChatApiClientOptions, ChatApiCredentials } from "./rest-handler.js";
+export type { ChatApiClientOptions, ChatApiCredentials, ChatApiObserver } from "./rest-handler.js";
 export type {
   BotConfigInfo,
   BotHandler,
@@ -38,4 +56,6 @@ export type {
   OutgoingMessage,
   SentMessage,
   Trigger,
+  UploadFile,
+  UploadedFile,
 } from "./types.js";

@@ -4,9 +4,9 @@ import { startFakeChatApi } from "../server/testing/fake-chat-api.js";
 import type { FakeChatApi } from "../server/testing/fake-chat-api.js";
 import { listen } from "../server/testing/listen.js";
 import { BotStorageKeyError, ChatApiError } from "./errors.js";
+import { NO_RETRY } from "./pacing.js";
 import {
   ChatApiClient,
-  RateLimit,
   RestBotHandler,
   apiBaseUrl,
   encodeApiArgs,
@@ -117,20 +117,6 @@ describe("RestBotHandler against a fake chat API", () => {
   });
 });
 
-describe("RateLimit", () => {
-  it("allows `limit` calls per window, then fails until the oldest call leaves the window", () => {
-    let now = 0;
-    const limit = new RateLimit(2, 5_000, () => now);
-    limit.take();
-    now = 1_000;
-    limit.take();
-    now = 4_999;
-    expect(() => limit.take()).toThrow("Message rate limit reached: more than 2 messages in 5 seconds");
-    now = 5_000;
-    expect(() => limit.take()).not.toThrow();
-  });
-});
-
 describe("ChatApiClient errors", () => {
   it("reports a non-JSON answer", async () => {
     const app = new Koa();
@@ -140,7 +126,7 @@ describe("ChatApiClient errors", () => {
     });
     const server = await listen(app);
     try {
-      const client = new ChatApiClient({ email: "a@b", key: "k", site: server.url });
+      const client = new ChatApiClient({ email: "a@b", key: "k", site: server.url }, { retry: NO_RETRY });
       const err = await client.call("GET", "users/me").catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ChatApiError);
       expect([(err as ChatApiError).status, (err as ChatApiError).message]).toEqual([

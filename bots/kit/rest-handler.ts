@@ -1,6 +1,14 @@
 import got from "got";
 import { replyTarget } from "./dispatch.js";
-import { BotRateLimitError, BotStorageError, BotStorageKeyError, ChatApiError } from "./errors.js";
+import {
+  BotQuitError,
+  BotStorageError,
+  BotStorageKeyError,
+  ChatApiError,
+  UploadsNotSupportedError,
+} from "./errors.js";
+import { DEFAULT_RETRY_POLICY, TokenBucket, backoffMs, parseRetryAfter, realSleep } from "./pacing.js";
+import type { RetryPolicy, Sleep } from "./pacing.js";
 import type {
   BotConfigInfo,
   BotHandler,
@@ -10,6 +18,8 @@ import type {
   MessageUpdate,
   OutgoingMessage,
   SentMessage,
+  UploadFile,
+  UploadedFile,
 } from "./types.js";
 
 /** A bot's API credentials: the `email`, `key` and `site` of a zuliprc or botserverrc section. */
@@ -19,13 +29,39 @@ export interface ChatApiCredentials {
   site: string;
 }
 
+/** What a client reports about failed calls (the bot server counts them in its metrics). */
+export interface ChatApiObserver {
+  /** A call failed (every failed attempt, retried or not). */
+  onError?(info: { method: string; endpoint: string; status: number; code: string | undefined }): void;
+  /** A call succeeded. */
+  onSuccess?(info: { method: string; endpoint: string }): void;
+  /** A failed attempt will be retried after `delayMs`. */
+  onRetry?(info: { method: string; endpoint: string; status: number; retry: number; delayMs: number }): void;
+}
+
 export interface ChatApiClientOptions {
   userAgent?: string;
   /** Per-request timeout (default 15 s, as Zulip's client). */
   timeoutMs?: number;
+  /**
+   * Retries of transient failures: the chat server unreachable, 5xx, and 429 (after its
+   * `Retry-After`). Default {@link DEFAULT_RETRY_POLICY}; {@link NO_RETRY} turns them off.
+   */
+  retry?: RetryPolicy;
+  observer?: ChatApiObserver;
+  sleep?: Sleep;
+}
+
+/** Statuses worth another attempt: unreachable (0), timeouts, rate limits and server-side failures. */
+const TRANSIENT_STATUSES = new Set([0, 408, 429, 500, 502, 503, 504]);
+
+/** Whether a failed call may succeed if tried again later. */
+export function isTransientChatApiError(err: unknown): err is ChatApiError {
+  return err instanceof ChatApiError && TRANSIENT_STATUSES.has(err.status);
 }
 
 type ApiArgs = Record<string, unknown>;
+type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type ApiResponse = Record<string, unknown>;
 
 /**
@@ -63,22 +99,58 @@ export class ChatApiClient {
     this.baseUrl = apiBaseUrl(credentials.site);
   }
 
-  /** Calls `<site>/api/v1/<endpoint>`; resolves to the success body, throws {@link ChatApiError} otherwise. */
+  /**
+   * Calls `<site>/api/v1/<endpoint>`; resolves to the success body, throws {@link ChatApiError}
+   * otherwise. Transient failures are retried with backoff (a 429 after its `Retry-After`) as the
+   * client's retry policy allows; `retry` overrides it for one call.
+   */
   async call(
-    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+    method: HttpMethod,
     endpoint: string,
     args: ApiArgs = {},
-    { authenticated = true }: { authenticated?: boolean } = {},
+    options: { authenticated?: boolean; retry?: RetryPolicy } = {},
   ): Promise<ApiResponse> {
-    const url = `${this.baseUrl}/${endpoint}`;
-    const encoded = encodeApiArgs(args);
+    const policy = options.retry ?? this.options.retry ?? DEFAULT_RETRY_POLICY;
+    const sleep = this.options.sleep ?? realSleep;
+    for (let retry = 1; ; retry++) {
+      try {
+        const result = await this.callOnce(method, endpoint, args, options.authenticated ?? true);
+        this.options.observer?.onSuccess?.({ method, endpoint });
+        return result;
+      } catch (err) {
+        if (!(err instanceof ChatApiError)) throw err;
+        this.options.observer?.onError?.({ method, endpoint, status: err.status, code: err.code });
+        if (!isTransientChatApiError(err) || retry > policy.maxRetries) throw err;
+        const delayMs =
+          err.retryAfterMs === undefined
+            ? backoffMs(policy, retry)
+            : Math.min(err.retryAfterMs, Math.max(policy.maxDelayMs, 1000));
+        this.options.observer?.onRetry?.({ method, endpoint, status: err.status, retry, delayMs });
+        await sleep(delayMs);
+      }
+    }
+  }
+
+  /**
+   * Uploads a file (`POST /api/v1/user_uploads`, multipart field `file`) → its `uri`. A chat server
+   * that has no such endpoint (404/405) gives {@link UploadsNotSupportedError}.
+   */
+  async upload(file: UploadFile): Promise<UploadedFile> {
+    const url = `${this.baseUrl}/user_uploads`;
+    const form = new FormData();
+    const bytes = typeof file.content === "string" ? Buffer.from(file.content, "utf8") : file.content;
+    form.append(
+      "file",
+      new Blob([new Uint8Array(bytes)], { type: file.contentType ?? "application/octet-stream" }),
+      file.name,
+    );
     let status: number;
     let text: string;
     try {
-      const response = await got(url, {
-        method,
-        ...(method === "GET" ? { searchParams: encoded } : { form: encoded }),
-        ...(authenticated ? { username: this.credentials.email, password: this.credentials.key } : {}),
+      const response = await got.post(url, {
+        body: form,
+        username: this.credentials.email,
+        password: this.credentials.key,
         headers: { "user-agent": this.options.userAgent ?? "ZulipBotServer/0.1" },
         timeout: { request: this.options.timeoutMs ?? 15_000 },
         retry: { limit: 0 },
@@ -93,26 +165,74 @@ export class ChatApiClient {
         cause: err,
       });
     }
+    if (status === 404 || status === 405) throw new UploadsNotSupportedError(this.credentials.site);
+    let body: Record<string, unknown> | undefined;
+    try {
+      body = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      body = undefined;
+    }
+    if (status >= 300 || body?.result !== "success") {
+      const msg = typeof body?.msg === "string" ? body.msg : `HTTP ${status}`;
+      throw new ChatApiError(msg, status, typeof body?.code === "string" ? body.code : undefined);
+    }
+    const uri = typeof body.uri === "string" ? body.uri : typeof body.url === "string" ? body.url : "";
+    if (uri === "") throw new ChatApiError("The chat server did not return the uri of the upload", status);
+    return { uri };
+  }
+
+  private async callOnce(
+    method: HttpMethod,
+    endpoint: string,
+    args: ApiArgs,
+    authenticated: boolean,
+  ): Promise<ApiResponse> {
+    const url = `${this.baseUrl}/${endpoint}`;
+    const encoded = encodeApiArgs(args);
+    let status: number;
+    let text: string;
+    let retryAfter: string | undefined;
+    try {
+      const response = await got(url, {
+        method,
+        ...(method === "GET" ? { searchParams: encoded } : { form: encoded }),
+        ...(authenticated ? { username: this.credentials.email, password: this.credentials.key } : {}),
+        headers: { "user-agent": this.options.userAgent ?? "ZulipBotServer/0.1" },
+        timeout: { request: this.options.timeoutMs ?? 15_000 },
+        retry: { limit: 0 },
+        throwHttpErrors: false,
+        followRedirect: false,
+      });
+      status = response.statusCode;
+      text = response.body;
+      retryAfter = response.headers["retry-after"];
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new ChatApiError(`Cannot reach the chat server at ${url}: ${reason}`, 0, undefined, {
+        cause: err,
+      });
+    }
+    const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(retryAfter) : undefined;
+    const extra = retryAfterMs === undefined ? {} : { retryAfterMs };
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      throw new ChatApiError(
-        `Unexpected error from the server (HTTP ${status} from ${method} ${url})`,
-        status,
-      );
+      body = undefined;
     }
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
       throw new ChatApiError(
         `Unexpected error from the server (HTTP ${status} from ${method} ${url})`,
         status,
+        undefined,
+        extra,
       );
     }
     const result = body as ApiResponse;
     if (status >= 300 || result.result !== "success") {
       const msg = typeof result.msg === "string" && result.msg !== "" ? result.msg : `HTTP ${status}`;
       const code = typeof result.code === "string" ? result.code : undefined;
-      throw new ChatApiError(msg, status, code);
+      throw new ChatApiError(msg, status, code, extra);
     }
     return result;
   }
@@ -177,49 +297,38 @@ function isMissingKey(err: unknown): boolean {
   return err instanceof ChatApiError && err.status === 400;
 }
 
-/**
- * Zulip's bot-side guard against reply loops: at most `limit` sends/edits per `windowMs` (20 in 5 s).
- * Zulip exits the whole process when it is hit; here the one call fails with {@link BotRateLimitError}.
- */
-export class RateLimit {
-  private readonly times: number[] = [];
-
-  constructor(
-    readonly limit = 20,
-    readonly windowMs = 5_000,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  take(): void {
-    const now = this.now();
-    while (this.times.length > 0 && now - (this.times[0] ?? now) >= this.windowMs) this.times.shift();
-    if (this.times.length >= this.limit) throw new BotRateLimitError(this.limit, this.windowMs);
-    this.times.push(now);
-  }
-}
-
 /** The bot handler of the standalone bot server: every action is a call to the chat REST API. */
 export class RestBotHandler implements BotHandler {
   readonly storage: BotStorage;
-  private readonly rateLimit: RateLimit;
+  /** Paces sent and edited messages (waits for a token; never refuses). */
+  readonly pacing: TokenBucket;
 
   constructor(
     readonly client: ChatApiClient,
     readonly identity: BotIdentity,
     readonly config: BotConfigInfo = {},
-    options: { rateLimit?: RateLimit } = {},
+    options: { pacing?: TokenBucket } = {},
   ) {
     this.storage = new RestBotStorage(client);
-    this.rateLimit = options.rateLimit ?? new RateLimit();
+    this.pacing = options.pacing ?? new TokenBucket();
   }
 
   async sendMessage(message: OutgoingMessage): Promise<SentMessage> {
-    this.rateLimit.take();
+    await this.pacing.take();
     return sentMessage(await this.client.call("POST", "messages", { ...message }));
   }
 
   async sendReply(message: BotMessage, content: string, widgetContent?: string): Promise<SentMessage> {
     return this.sendMessage(replyTarget(message, content, widgetContent));
+  }
+
+  quit(reason?: string): never {
+    throw new BotQuitError(reason);
+  }
+
+  /** `POST /api/v1/user_uploads`; a server without uploads gives {@link UploadsNotSupportedError}. */
+  async uploadFile(file: UploadFile): Promise<UploadedFile> {
+    return this.client.upload(file);
   }
 
   /** Adds an emoji reaction; reacting again with the same emoji is not an error (it is already there). */
@@ -233,7 +342,7 @@ export class RestBotHandler implements BotHandler {
   }
 
   async updateMessage(update: MessageUpdate): Promise<void> {
-    this.rateLimit.take();
+    await this.pacing.take();
     await this.client.call("PATCH", `messages/${update.message_id}`, { content: update.content });
   }
 }

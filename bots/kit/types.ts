@@ -93,6 +93,18 @@ export interface BotStorage {
   remove(key: string): Promise<void>;
 }
 
+/** A file to upload: its name, bytes (or text) and MIME type. */
+export interface UploadFile {
+  name: string;
+  content: Uint8Array | string;
+  contentType?: string;
+}
+
+/** Where an uploaded file lives: link to it in a message as `[name](uri)`. */
+export interface UploadedFile {
+  uri: string;
+}
+
 /** Everything a bot may do. Implemented over REST (bot server), in memory (tests) and, later, by the chat server itself (embedded bots). */
 export interface BotHandler {
   readonly identity: BotIdentity;
@@ -103,4 +115,14 @@ export interface BotHandler {
   sendReply(message: BotMessage, content: string, widgetContent?: string): Promise<SentMessage>;
   react(message: BotMessage, emojiName: string): Promise<void>;
   updateMessage(update: MessageUpdate): Promise<void>;
+  /**
+   * Stops the bot (Zulip's `bot_handler.quit`): throws `BotQuitError`, which the runner handles.
+   * Optional for handlers written before it existed; bots call `quitBot(bot, reason)` from the kit.
+   */
+  quit?(reason?: string): never;
+  /**
+   * Uploads a file (`POST /user_uploads`); `UploadsNotSupportedError` where the server has none.
+   * Bots call `uploadFile(bot, file)` from the kit (which also covers handlers without it).
+   */
+  uploadFile?(file: UploadFile): Promise<UploadedFile>;
 }

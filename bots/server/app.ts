@@ -1,62 +1,59 @@
 /**
  * The bot server's HTTP side: Zulip's outgoing-webhook receiver. `POST /` takes the chat server's
- * payload, finds the bot by `bot_email`, checks the token in constant time and runs the bot;
- * replies go through the chat API, so the answer is always `{"response_not_required": true}`.
+ * payload, finds the bot by `bot_email`, checks the token in constant time and queues the message
+ * for the bot (503 when the bot's queue is full, so the chat server delivers it again later); the
+ * bot replies through the chat API, so the answer is always `{"response_not_required": true}`.
+ * `GET /health` and `GET /metrics` (Prometheus) are for operators.
  */
 import Router from "@koa/router";
 import { Ajv } from "ajv";
 import type { ErrorObject } from "ajv";
 import Koa from "koa";
-import { createHash, timingSafeEqual } from "node:crypto";
+import { constantTimeEqual } from "../../src/domain/users/secrets.js";
+import type { JsonableError } from "../../src/errors.js";
 import {
   BadRequestError,
   InvalidJsonError,
-  JsonableError,
-  MethodNotAllowedError,
-  NotFoundError,
   RequestTooLargeError,
   RequestVariableMissingError,
 } from "../../src/errors.js";
-import type { Bot, BotHandler, BotMessage } from "../kit/index.js";
-import { dispatchBotMessage } from "../kit/index.js";
-import { BotTokenMismatchError, UnknownBotEmailError } from "./errors.js";
+// eslint-disable-next-line no-restricted-imports -- the bot server is an HTTP app: it shares the chat server's one error middleware
+import { errorHandler } from "../../src/http/middleware/error-handler.js";
+import { createLogger } from "../../src/logger.js";
+import type { LogFormat, LogLevel, Logger } from "../../src/logger.js";
+import type { BotMessage } from "../kit/index.js";
+import { BotQueueFullError, BotTokenMismatchError, UnknownBotEmailError } from "./errors.js";
+import { BotHost } from "./host.js";
+import type { RunningBot } from "./host.js";
+import { BotServerMetrics } from "./metrics.js";
 
-/** A configured bot ready to take messages. */
-export interface RunningBot {
-  /** The config section name. */
-  name: string;
-  bot: Bot;
-  handler: BotHandler;
-  /** The bot's email: outgoing webhooks are matched on it. */
-  email: string;
-  /** The outgoing-webhook token of the bot's service. */
-  token: string;
-}
+export type { RunningBot } from "./host.js";
+export type { Logger } from "../../src/logger.js";
 
-export interface Logger {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string, err?: unknown): void;
+/** The bot server's logger: stderr, with `component=botserver` on every record. */
+export function botServerLogger(options: { format?: LogFormat; level?: LogLevel } = {}): Logger {
+  return createLogger(options.level ?? "info", (line) => process.stderr.write(line + "\n"), {
+    format: options.format ?? "text",
+    fields: { component: "botserver" },
+  });
 }
 
 /** Writes to stderr (the bot server's only output besides its exit code). */
-export const stderrLogger: Logger = {
-  info: (message) => process.stderr.write(`botserver: ${message}\n`),
-  warn: (message) => process.stderr.write(`botserver: warning: ${message}\n`),
-  error: (message, err) =>
-    process.stderr.write(
-      `botserver: error: ${message}${err instanceof Error ? `\n${err.stack ?? err.message}` : ""}\n`,
-    ),
-};
+export const stderrLogger: Logger = botServerLogger();
 
-export const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+export const silentLogger: Logger = createLogger("silent");
 
 export interface BotServerAppOptions {
   logger?: Logger;
   /** Largest accepted request body (default 1 MiB). */
   maxBodyBytes?: number;
-  /** Path prefix of the routes (default none: `POST /`, `GET /health`). */
+  /** Path prefix of the routes (default none: `POST /`, `GET /health`, `GET /metrics`). */
   prefix?: string;
+  /** Per-bot queue size (default 1000): beyond it, webhooks are answered 503. */
+  queueCapacity?: number;
+  /** Conversations one bot works on at once (default 4). */
+  concurrency?: number;
+  metrics?: BotServerMetrics;
 }
 
 /** The outgoing-webhook payload, as far as the bot server reads it. */
@@ -143,77 +140,99 @@ async function readJson(ctx: Koa.Context, maxBytes: number): Promise<unknown> {
   }
 }
 
-/** Constant-time comparison that does not leak the length either (both sides hashed first). */
+/** Same check as everywhere in the project: constant time (only the length may leak). */
 export function tokensMatch(expected: string, given: string): boolean {
-  const digest = (s: string): Buffer => createHash("sha256").update(s, "utf8").digest();
-  return timingSafeEqual(digest(expected), digest(given));
+  return constantTimeEqual(expected, given);
 }
 
-/** Writes every error as the chat API does: `{"result": "error", "msg": …, "code": …}`. */
-export function errorMiddleware(logger: Logger): Koa.Middleware {
-  return async function botServerErrorMiddleware(ctx, next) {
-    try {
-      await next();
-      if (ctx.body === undefined || ctx.body === null) {
-        if (ctx.status === 405) {
-          throw new MethodNotAllowedError(
-            ctx.response
-              .get("Allow")
-              .split(",")
-              .map((m) => m.trim())
-              .filter((m) => m !== ""),
-          );
-        }
-        if (ctx.status === 404) throw new NotFoundError();
-      }
-    } catch (err) {
-      const error = err instanceof JsonableError ? err : undefined;
-      if (!error) logger.error(`${ctx.method} ${ctx.path} failed`, err);
-      ctx.status = error?.httpStatus ?? 500;
-      ctx.set(error?.headers() ?? {});
-      ctx.body = error?.toJSON() ?? { result: "error", msg: "Internal server error" };
-    }
-  };
+/** A host for the bots, or the bots themselves (a host is made for them). */
+export function botHost(bots: readonly RunningBot[] | BotHost, options: BotServerAppOptions = {}): BotHost {
+  if (bots instanceof BotHost) return bots;
+  return new BotHost(bots, {
+    logger: options.logger ?? stderrLogger,
+    metrics: options.metrics ?? new BotServerMetrics(),
+    ...(options.queueCapacity === undefined ? {} : { queueCapacity: options.queueCapacity }),
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+  });
 }
 
 /** The routes alone, for a host app that already has an error middleware writing {@link JsonableError}s. */
-export function botServerRouter(bots: readonly RunningBot[], options: BotServerAppOptions = {}): Router {
-  const logger = options.logger ?? stderrLogger;
+export function botServerRouter(
+  bots: readonly RunningBot[] | BotHost,
+  options: BotServerAppOptions = {},
+): Router {
+  const host = botHost(bots, options);
+  const metrics = host.metrics;
   const maxBytes = options.maxBodyBytes ?? 1024 * 1024;
   const router = new Router(options.prefix ? { prefix: options.prefix } : {});
 
   router.post("/", async (ctx) => {
-    const payload = await readJson(ctx, maxBytes);
-    if (!validateEvent(payload)) throw payloadError(validateEvent.errors?.[0]);
-    const running = bots.find((b) => b.email === payload.bot_email);
-    if (!running) throw new UnknownBotEmailError(payload.bot_email);
-    if (!tokensMatch(running.token, payload.token)) throw new BotTokenMismatchError(payload.bot_email);
-    const outcome = await dispatchBotMessage(
-      running.bot,
-      running.handler,
-      payload.message,
-      payload.trigger ?? "",
-      payload.bot_full_name,
-    );
-    if (outcome !== "handled")
-      logger.info(`[${running.name}] message ${payload.message.id} not handled: ${outcome}`);
+    let payload: unknown;
+    try {
+      payload = await readJson(ctx, maxBytes);
+    } catch (err) {
+      metrics.requests.inc({ bot: "", outcome: "bad_request" });
+      throw err;
+    }
+    if (!validateEvent(payload)) {
+      metrics.requests.inc({ bot: "", outcome: "bad_request" });
+      throw payloadError(validateEvent.errors?.[0]);
+    }
+    const running = host.byEmail(payload.bot_email);
+    if (!running) {
+      metrics.requests.inc({ bot: "", outcome: "unknown_bot" });
+      throw new UnknownBotEmailError(payload.bot_email);
+    }
+    if (!tokensMatch(running.token, payload.token)) {
+      metrics.requests.inc({ bot: running.name, outcome: "bad_token" });
+      throw new BotTokenMismatchError(payload.bot_email);
+    }
+    if (host.isReplyLoop(running, payload.message)) {
+      metrics.requests.inc({ bot: running.name, outcome: "reply_loop" });
+      ctx.body = { response_not_required: true };
+      return;
+    }
+    const accepted = host.accept(running, {
+      message: payload.message,
+      trigger: payload.trigger ?? "",
+      botFullName: payload.bot_full_name,
+    });
+    if (!accepted) {
+      metrics.requests.inc({ bot: running.name, outcome: "queue_full" });
+      throw new BotQueueFullError(running.name, host.retryAfterSeconds(running.name));
+    }
+    metrics.requests.inc({ bot: running.name, outcome: "accepted" });
     ctx.body = { response_not_required: true };
   });
 
   router.get("/health", (ctx) => {
-    ctx.body = { result: "success", msg: "", bots: bots.map((b) => b.name) };
+    ctx.body = {
+      result: "success",
+      msg: "",
+      status: "ok",
+      bots: host.list().map((b) => b.name),
+      queues: Object.fromEntries(host.list().map((b) => [b.name, host.depth(b.name)])),
+    };
+  });
+
+  router.get("/metrics", async (ctx) => {
+    ctx.type = metrics.contentType;
+    ctx.body = await metrics.text();
   });
 
   return router;
 }
 
-/** The bot server as a Koa app: mount its `callback()` on any HTTP server, or use {@link startBotServer}. */
-export function createBotServerApp(bots: readonly RunningBot[], options: BotServerAppOptions = {}): Koa {
+/** The bot server as a Koa app: mount its `callback()` on any HTTP server, or use `startBotServer`. */
+export function createBotServerApp(
+  bots: readonly RunningBot[] | BotHost,
+  options: BotServerAppOptions = {},
+): Koa {
   const logger = options.logger ?? stderrLogger;
-  const router = botServerRouter(bots, { ...options, logger });
+  const router = botServerRouter(botHost(bots, { ...options, logger }), { ...options, logger });
   const app = new Koa();
   app.silent = true;
-  app.use(errorMiddleware(logger));
+  app.use(errorHandler(logger));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

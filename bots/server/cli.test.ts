@@ -43,6 +43,17 @@ function listeningUrl(child: ChildProcess): Promise<string> {
   });
 }
 
+/** Polls until `get` returns a value (the bot answers after the webhook's response). */
+async function eventually<T>(get: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = get();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.on("close", (code) => resolve(code)));
 }
@@ -140,7 +151,7 @@ describe("bin/botserver.js", () => {
       status: 200,
       body: { response_not_required: true },
     });
-    expect(api.botCalls()[0]).toEqual({
+    expect(await eventually(() => api.botCalls()[0])).toEqual({
       method: "POST",
       path: "/api/v1/messages",
       auth: "helloworld-bot@example.com:hello-key",
@@ -164,6 +175,12 @@ describe("bin/botserver.js", () => {
     const res = await fetch(url);
     expect(res.status).toBe(405);
     const health = await fetch(`${url}health`);
-    expect(await health.json()).toEqual({ result: "success", msg: "", bots: ["helloworld"] });
+    expect(await health.json()).toEqual({
+      result: "success",
+      msg: "",
+      status: "ok",
+      bots: ["helloworld"],
+      queues: { helloworld: 0 },
+    });
   });
 });

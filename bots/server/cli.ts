@@ -1,6 +1,6 @@
 /** Entry point of `bin/botserver.js`. Exit codes: 0 after SIGINT/SIGTERM, 1 cannot start, 2 bad usage. */
 import { hideBin } from "yargs/helpers";
-import { stderrLogger } from "./app.js";
+import { botServerLogger } from "./app.js";
 import { ConfigError } from "./config.js";
 import { BotStartupError } from "./errors.js";
 import { cliOptions, cliParser, runBotServer } from "./main.js";
@@ -15,15 +15,28 @@ const argv = await cliParser(hideBin(process.argv))
   .parseAsync();
 
 try {
-  const server = await runBotServer(cliOptions(argv), {
-    env: process.env,
-    logger: stderrLogger,
-  });
+  const options = cliOptions(argv);
+  const logger = botServerLogger({ format: options.logFormat });
+  const server = await runBotServer(options, { env: process.env, logger });
+  // Stop taking webhooks, let the messages already accepted finish (up to 30 s), exit.
   const stop = (): void => {
-    void server.close().then(() => process.exit(0));
+    logger.info("stopping: finishing the messages already accepted");
+    const drained = Promise.race([server.idle(), new Promise((resolve) => setTimeout(resolve, 30_000))]);
+    void server
+      .close()
+      .then(() => drained)
+      .then(() => process.exit(0));
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  // SIGHUP: re-read the config; one reload at a time.
+  let reloading = Promise.resolve();
+  process.on("SIGHUP", () => {
+    logger.info("SIGHUP: reloading the config");
+    reloading = reloading.then(async () => {
+      await server.reloadConfig();
+    });
+  });
 } catch (err) {
   if (err instanceof ConfigError || err instanceof BotStartupError) {
     process.stderr.write(`Error: ${err.message}\n`);

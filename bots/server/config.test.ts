@@ -9,6 +9,7 @@ import {
   parseBotServerConfig,
   parseBotServerEnvConfig,
 } from "./config.js";
+import { BOT_REGISTRY } from "../index.js";
 
 const HELLO = `[helloworld]
 email = helloworld-bot@example.com
@@ -82,7 +83,7 @@ describe("parseBotServerConfig", () => {
 
   it("lists the known bots for an unknown section name", () => {
     expect(errorOf(() => parseBotServerConfig(HELLO.replace("[helloworld]", "[nobot]")))).toBe(
-      "Unknown bot 'nobot' in section [nobot]. Known bots: converter, encrypt, followup, helloworld, help, incrementor, virtual_fs.",
+      `Unknown bot 'nobot' in section [nobot]. Known bots: ${[...BOT_REGISTRY.keys()].join(", ")}. A bot of your own: give its module with 'bot = ./path/to/bot.js'.`,
     );
   });
 
@@ -177,7 +178,7 @@ describe("parseBotServerConfig with --bot-name", () => {
 
   it("rejects a bot name that is not a bot", () => {
     expect(errorOf(() => parseBotServerConfig(HELLO, { botName: "nobot", knownBots: ["helloworld"] }))).toBe(
-      "Unknown bot 'nobot' in section [nobot]. Known bots: helloworld.",
+      "Unknown bot 'nobot' in section [nobot]. Known bots: helloworld. A bot of your own: give its module with 'bot = ./path/to/bot.js'.",
     );
   });
 });

@@ -24,6 +24,8 @@ export interface BotServerEntry {
   key: string;
   site: string;
   token: string;
+  /** Absolute path of the bot's module (`bot = ./my-bot/index.js`): a bot from outside this repository. */
+  botPath?: string;
 }
 
 /** Bots in config-file order, by name. */
@@ -40,6 +42,10 @@ export interface ParseOptions {
   knownBots?: Iterable<string>;
   /** Called with each warning (single-bot mode, renamed or ignored sections). */
   onWarning?: (message: string) => void;
+  /** Where relative `bot = …` module paths start (default: the config file's folder, else the working directory). */
+  baseDir?: string;
+  /** Single-bot mode with `--bot-path`: the module of the bot named by `botName`. */
+  botPath?: string;
 }
 
 type RawSections = [name: string, options: Record<string, unknown>][];
@@ -111,7 +117,10 @@ export function loadBotServerConfig(options: LoadOptions): BotServerConfig {
   if (options.useEnvVars) return parseBotServerEnvConfig((options.env ?? process.env)[ENV_VAR], options);
   if (options.configFile === undefined)
     throw new ConfigError("Give a config file (--config-file) or --use-env-vars");
-  return parseBotServerConfig(readConfigFile(options.configFile), options);
+  return parseBotServerConfig(readConfigFile(options.configFile), {
+    ...options,
+    baseDir: options.baseDir ?? path.dirname(resolveHome(options.configFile)),
+  });
 }
 
 /** A bot's section of the bot config file, options as strings. */
@@ -141,8 +150,16 @@ export function loadBotConfigFile(file: string): BotConfigSections {
   return parseBotConfigFile(readConfigFile(file));
 }
 
+function resolveHomeOnly(file: string): string {
+  return file.replace(/^~(?=$|\/)/, process.env.HOME ?? "~");
+}
+
+function resolveHome(file: string): string {
+  return path.resolve(file.replace(/^~(?=$|\/)/, process.env.HOME ?? "~"));
+}
+
 function readConfigFile(file: string): string {
-  const absolute = path.resolve(file.replace(/^~(?=$|\/)/, process.env.HOME ?? "~"));
+  const absolute = resolveHome(file);
   try {
     return readFileSync(absolute, "utf8");
   } catch (err) {
@@ -198,9 +215,13 @@ function buildConfig(sections: RawSections, where: string, options: ParseOptions
         throw new ConfigError(`Section [${name}] is missing option '${option}'`);
       }
     }
-    if (!known.has(name)) {
+    const modulePath = options.botPath ?? values.bot?.trim();
+    if (modulePath === "") throw new ConfigError(`Section [${name}] has an empty option 'bot'`);
+    if (modulePath === undefined && !known.has(name)) {
       const hint =
-        name === "api" ? " Did you forget to give the bot you want to run with --bot-name <botname>?" : "";
+        name === "api"
+          ? " Did you forget to give the bot you want to run with --bot-name <botname>?"
+          : " A bot of your own: give its module with 'bot = ./path/to/bot.js'.";
       throw new ConfigError(
         `Unknown bot '${name}' in section [${name}]. Known bots: ${[...known].join(", ")}.${hint}`,
       );
@@ -211,6 +232,9 @@ function buildConfig(sections: RawSections, where: string, options: ParseOptions
       key: (values.key ?? "").trim(),
       site: (values.site ?? "").trim(),
       token: (values.token ?? "").trim(),
+      ...(modulePath === undefined
+        ? {}
+        : { botPath: path.resolve(options.baseDir ?? process.cwd(), resolveHomeOnly(modulePath)) }),
     };
     try {
       new URL(apiBaseUrl(entry.site));

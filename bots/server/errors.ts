@@ -34,3 +34,20 @@ export class BotStartupError extends Error {
     this.name = new.target.name;
   }
 }
+
+/**
+ * The bot's queue is full: 503 with `Retry-After`, so the chat server delivers the webhook again
+ * later instead of the reply being lost.
+ */
+export class BotQueueFullError extends JsonableError {
+  override readonly httpStatus = 503;
+  constructor(
+    readonly botName: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`Bot '${botName}' is busy: its queue is full. Deliver the message again later.`);
+  }
+  override headers(): Record<string, string> {
+    return { "Retry-After": String(this.retryAfterSeconds) };
+  }
+}

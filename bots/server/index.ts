@@ -11,13 +11,18 @@
  * error middleware writes `JsonableError`s.
  */
 export {
+  botHost,
+  botServerLogger,
   botServerRouter,
   createBotServerApp,
-  errorMiddleware,
   silentLogger,
   stderrLogger,
   tokensMatch,
 } from "./app.js";
+export { BotHost } from "./host.js";
+export type { BotHostOptions, Delivery } from "./host.js";
+export { BotServerMetrics } from "./metrics.js";
+export { WorkQueue } from "./work-queue.js";
 export type { BotServerAppOptions, Logger, RunningBot } from "./app.js";
 export {
   ConfigError,

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { NO_RETRY } from "../kit/index.js";
 import { silentLogger } from "./app.js";
 import { parseBotConfigFile, parseBotServerConfig } from "./config.js";
 import { BotStartupError } from "./errors.js";
@@ -67,7 +68,9 @@ async function post(server: RunningBotServer, body: unknown): Promise<{ status: 
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  const json: unknown = await res.json();
+  await server.idle(); // the bot runs after the webhook is answered
+  return { status: res.status, body: json };
 }
 
 let api: FakeChatApi;
@@ -83,6 +86,7 @@ afterEach(async () => {
 
 async function start(text = botserverrc(api.site)): Promise<RunningBotServer> {
   server = await startBotServer({
+    startupRetry: NO_RETRY,
     config: parseBotServerConfig(text),
     botConfig: parseBotConfigFile("[followup]\nstream = follow-ups\n"),
     hostname: "127.0.0.1",

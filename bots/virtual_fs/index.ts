@@ -4,6 +4,7 @@ import type { VirtualFs } from "./fs.js";
 
 export default defineBot({
   name: "virtual_fs",
+  embeddable: true,
   usage: HELP,
   async handleMessage(message, bot) {
     const sender = message.sender_email;

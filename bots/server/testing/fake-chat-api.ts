@@ -21,8 +21,15 @@ export interface FakeBotAccount {
   userId: number;
 }
 
+/** A failure the fake answers a bot call with, once: 429 with Retry-After, 503, or a dropped connection. */
+export type Fault = { kind: "429"; retryAfter: string } | { kind: "503" } | { kind: "drop" };
+
 export interface FakeChatApi {
   site: string;
+  /** Faults for the next bot calls (start-up checks excluded), consumed in order. */
+  faults: Fault[];
+  /** Requests answered with a fault (they are not in `requests`). */
+  faulted: RecordedRequest[];
   requests: RecordedRequest[];
   /** Bot storage per bot email (values as stored, i.e. JSON strings). */
   storage: Map<string, Map<string, string>>;
@@ -36,8 +43,13 @@ function error(ctx: Koa.Context, status: number, msg: string, code = "BAD_REQUES
   ctx.body = { result: "error", msg, code };
 }
 
-export async function startFakeChatApi(accounts: readonly FakeBotAccount[]): Promise<FakeChatApi> {
+export async function startFakeChatApi(
+  accounts: readonly FakeBotAccount[],
+  options: { port?: number } = {},
+): Promise<FakeChatApi> {
   const requests: RecordedRequest[] = [];
+  const faults: Fault[] = [];
+  const faulted: RecordedRequest[] = [];
   const storage = new Map<string, Map<string, string>>();
   let nextMessageId = 100;
   const app = new Koa();
@@ -62,6 +74,21 @@ export async function startFakeChatApi(accounts: readonly FakeBotAccount[]): Pro
     const account = accounts.find((a) => `${a.email}:${a.key}` === auth);
     if (!account) {
       error(ctx, 401, "Invalid API key", "INVALID_API_KEY");
+      return;
+    }
+    const fault = ctx.path === "/api/v1/users/me" ? undefined : faults.shift();
+    if (fault) faulted.push(requests.pop() as RecordedRequest);
+    if (fault?.kind === "drop") {
+      ctx.req.socket.destroy();
+      return;
+    }
+    if (fault?.kind === "429") {
+      ctx.set("Retry-After", fault.retryAfter);
+      error(ctx, 429, "API usage exceeded rate limit", "RATE_LIMIT_HIT");
+      return;
+    }
+    if (fault?.kind === "503") {
+      error(ctx, 503, "Service unavailable");
       return;
     }
     const store = storage.get(account.email) ?? new Map<string, string>();
@@ -105,11 +132,13 @@ export async function startFakeChatApi(accounts: readonly FakeBotAccount[]): Pro
     }
   });
 
-  const server: Server = app.listen({ host: "127.0.0.1", port: 0 });
+  const server: Server = app.listen({ host: "127.0.0.1", port: options.port ?? 0 });
   await new Promise<void>((resolve) => server.once("listening", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     site: `http://127.0.0.1:${port}`,
+    faults,
+    faulted,
     requests,
     storage,
     botCalls: () =>

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "@jest/globals";
+import { JsonableError } from "../../src/errors.js";
+import { describeCases, dispatchPayload, expectFixture } from "../kit/testing.js";
+import statuspage from "./index.js";
+
+// The error case is checked below, with its recorded answer written out.
+describeCases(statuspage, new URL("./fixtures/cases", import.meta.url), (c) => c.expect !== "error_response");
+
+describe("statuspage: events the recorded cases lack", () => {
+  it("posts a component status change", () => {
+    expectFixture(statuspage, new URL(".", import.meta.url), "component__status_changed", {
+      topic: "Database: All Systems Operational",
+      body: "**Database** has changed status from **operational** to **major_outage**.",
+    });
+  });
+
+  it("filters on incident / component", () => {
+    const out = dispatchPayload(
+      statuspage,
+      undefined,
+      {
+        page: { status_description: "Minor Service Outage" },
+        component: { name: "API" },
+        component_update: { old_status: "operational", new_status: "degraded_performance" },
+      },
+      { only_events: '["incident"]' },
+    );
+    expect(out.kind).toBe("filtered");
+  });
+
+  it("answers a body that is neither an incident nor a component as Zulip does", () => {
+    let caught: unknown;
+    try {
+      dispatchPayload(statuspage, undefined, {});
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(JsonableError);
+    expect((caught as JsonableError).httpStatus).toBe(400);
+    expect((caught as JsonableError).toJSON()).toMatchObject({
+      result: "error",
+      msg: "Unable to parse request: Did Statuspage generate this event?",
+    });
+  });
+});

@@ -72,6 +72,9 @@ import linear from "./linear/index.js";
 import freshdesk from "./freshdesk/index.js";
 import zendesk from "./zendesk/index.js";
 import basecamp from "./basecamp/index.js";
+import statuspage from "./statuspage/index.js";
+import pingdom from "./pingdom/index.js";
+import openproject from "./openproject/index.js";
 
 /**
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
@@ -152,4 +155,7 @@ export const integrations: readonly RegisteredIntegration[] = [
   freshdesk,
   zendesk,
   basecamp,
+  statuspage,
+  pingdom,
+  openproject,
 ];

@@ -34,8 +34,13 @@ export function convertSlackWorkspaceMentions(text: string): string {
     .replaceAll("<!here>", "@**all**");
 }
 
+/**
+ * Zulip's LINK_REGEX. Its tail, `(\/[^>]*)?(\|)?(?:\|([^>]+))?>`, matches exactly what
+ * `(?:[/|][^>]*)?>` matches (only the whole match is used), written so that text without a closing
+ * `>` costs linear time instead of quadratic.
+ */
 const LINK =
-  /(<)(http:\/\/www\.|https:\/\/www\.|http:\/\/|https:\/\/|ftp:\/\/)?([a-z0-9]+([-.]{1}[a-z0-9]+)*)(\.)([a-z]{2,63}(:[0-9]{1,5})?)(\/[^>]*)?(\|)?(?:\|([^>]+))?(>)/g;
+  /<(?:http:\/\/www\.|https:\/\/www\.|http:\/\/|https:\/\/|ftp:\/\/)?[a-z0-9]+(?:[-.][a-z0-9]+)*\.[a-z]{2,63}(?::[0-9]{1,5})?(?:[/|][^>]*)?>/g;
 
 const MAILTO =
   /<((mailto:)?([\p{L}\p{N}_.-]+@[\p{L}\p{N}_.-]+(\.[\p{L}\p{N}_]+)+))(\|)?([\p{L}\p{N}_.-]+@[\p{L}\p{N}_.-]+(\.[\p{L}\p{N}_]+)+)?>/gu;

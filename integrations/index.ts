@@ -1,4 +1,4 @@
-import type { RegisteredIntegration } from "./kit/dispatch.js";
+import type { AnyIntegration } from "./kit/index.js";
 import alertmanager from "./alertmanager/index.js";
 import bitbucket2 from "./bitbucket2/index.js";
 import circleci from "./circleci/index.js";
@@ -75,12 +75,14 @@ import basecamp from "./basecamp/index.js";
 import statuspage from "./statuspage/index.js";
 import pingdom from "./pingdom/index.js";
 import openproject from "./openproject/index.js";
+import groove from "./groove/index.js";
+import hellosign from "./hellosign/index.js";
 
 /**
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
  * test/integrations/registry.test.ts fails on a folder that is not listed here.
  */
-export const integrations: readonly RegisteredIntegration[] = [
+export const integrations: readonly AnyIntegration[] = [
   helloworld,
   github,
   githubsponsors,
@@ -158,4 +160,6 @@ export const integrations: readonly RegisteredIntegration[] = [
   statuspage,
   pingdom,
   openproject,
+  groove,
+  hellosign,
 ];

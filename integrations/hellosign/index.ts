@@ -1,0 +1,51 @@
+import { defineIntegration, payloadField, reply } from "../kit/index.js";
+import type { HandlerResult, Reply, Wild } from "../kit/index.js";
+import { truncateTopic } from "../kit/message-text.js";
+
+/** Dropbox Sign counts a callback as delivered only when the answer contains this text. */
+const ACKNOWLEDGEMENT = { msg: "Hello API Event Received" };
+
+/** "Jack", "Jack, and Jill", "A, B, and C" (Zulip's wording). */
+export function recipientsText(names: readonly string[]): string {
+  if (names.length === 1) return names[0] ?? "";
+  return `${names
+    .slice(0, -1)
+    .map((n) => `${n}, `)
+    .join("")}and ${names[names.length - 1] ?? ""}`;
+}
+
+function signatureRequest(p: Wild): HandlerResult {
+  const request = p.get("signature_request");
+  const title = request.get("title").str();
+  const byStatus = new Map<string, string[]>();
+  for (const signature of request.opt("signatures")?.items() ?? []) {
+    const status = signature.opt("status_code")?.text() ?? "";
+    const name = signature.opt("signer_name")?.text() ?? signature.opt("signer_email_address")?.text() ?? "";
+    byStatus.set(status, [...(byStatus.get(status) ?? []), name]);
+  }
+  const actions: string[] = [];
+  const awaiting = byStatus.get("awaiting_signature") ?? [];
+  if (awaiting.length > 0) actions.push(`is awaiting the signature of ${recipientsText(awaiting)}`);
+  const signed = byStatus.get("signed") ?? [];
+  if (signed.length > 0) actions.push(`was just signed by ${recipientsText(signed)}`);
+  return { topic: truncateTopic(title), body: `The \`${title}\` document ${actions.join(", and ")}.`.trim() };
+}
+
+/** Dropbox Sign (HelloSign): who has signed a signature request and who it is waiting for. */
+export default defineIntegration({
+  name: "hellosign",
+  displayName: "HelloSign",
+  categories: ["office-suite"],
+  description:
+    "Posts the signers of a Dropbox Sign (HelloSign) signature request: who signed, who is awaited.",
+  // Dropbox Sign posts the event as JSON in the `json` form field.
+  body: payloadField("json", { unlessJsonContentType: true }),
+  classify: ({ payload }) => (payload.has("signature_request") ? "signature_request" : "account_event"),
+  events: {
+    signature_request: (p): Reply => reply(ACKNOWLEDGEMENT, signatureRequest(p)),
+    // The callback test and account events: acknowledged, nothing posted.
+    account_event: (): Reply => reply(ACKNOWLEDGEMENT, null),
+  },
+  // Zulip's HelloSign integration names no event types: only_events / exclude_events never drop one.
+  unfilteredEvents: ["signature_request", "account_event"],
+});

@@ -1,23 +1,14 @@
 import { option, parse } from "../kit/index.js";
-import type {
-  LegacyHandler as Handler,
-  LegacyIntegrationDefinition as IntegrationDefinition,
-  LegacyWebhookContext as WebhookContext,
-  Wild,
-} from "../kit/index.js";
+import type { Handler, IntegrationDefinition, WebhookContext, Wild } from "../kit/index.js";
 import { branchNameFromRef, branchTopic, prOrIssueTopic, truncateTopic } from "../kit/templates/git.js";
 import {
-  GITHUB_EVENT_TYPES,
-  IGNORED_EVENTS,
+  IGNORED_EVENT_NAMES,
   IGNORED_PULL_REQUEST_ACTIONS,
-  IGNORED_TEAM_ACTIONS,
-  MERGE_QUEUE_PUSH_KEY,
-  PRIVATE_REPOSITORY_KEY,
   SPONSORS_EVENT_TYPES,
-  githubEventKey,
-  githubFilterName,
+  classifyGitHub,
   isOpenedViaTransfer,
 } from "./events.js";
+import type { GitHubEvent } from "./events.js";
 import * as m from "./messages.js";
 
 /** The URL options GitHub's integration understands. */
@@ -36,8 +27,10 @@ const msg = (topic: string, body: string): { topic: string; body: string } => ({
   body,
 });
 
-function actionOf(ctx: Ctx): string {
-  return ctx.eventKey.split(".")[1] ?? "";
+/** The delivery's `action` ("" when it has none). */
+function actionOf(p: Wild): string {
+  const action = p.opt("action")?.value;
+  return typeof action === "string" ? action : "";
 }
 
 // Topics (Zulip's get_topic_based_on_type) ------------------------------------------------------
@@ -63,7 +56,7 @@ function discussionTopic(p: Wild): string {
 // Handlers --------------------------------------------------------------------------------------
 
 const pullRequest: GitHubHandler = (p, ctx) => {
-  const action = actionOf(ctx);
+  const action = actionOf(p);
   if (IGNORED_PULL_REQUEST_ACTIONS.includes(action)) return null;
   const t = includeTitle(ctx);
   let body: string;
@@ -97,7 +90,7 @@ const pullRequest: GitHubHandler = (p, ctx) => {
 };
 
 const issues: GitHubHandler = (p, ctx) => {
-  const action = actionOf(ctx);
+  const action = actionOf(p);
   const t = includeTitle(ctx);
   let body: string;
   if (action === "labeled" || action === "unlabeled") body = m.issueLabeledOrUnlabeledBody(p, t);
@@ -119,28 +112,35 @@ const pushCommits: GitHubHandler = (p, ctx) => {
   );
 };
 
-const sponsors =
-  (event: string): GitHubHandler =>
-  (p) =>
-    msg("sponsors", m.sponsorsBody(event, p));
+const sponsors: GitHubHandler = (p, ctx) => msg("sponsors", m.sponsorsBody(ctx.event, p));
 
-const sponsorHandlers: Record<string, GitHubHandler> = Object.fromEntries(
-  SPONSORS_EVENT_TYPES.flatMap((e) => [
-    [e, sponsors(e)],
-    [`sponsorship.${e}`, sponsors(e)],
-  ]),
-);
+const sponsorHandlers = Object.fromEntries(SPONSORS_EVENT_TYPES.map((e) => [e, sponsors])) as Record<
+  (typeof SPONSORS_EVENT_TYPES)[number],
+  GitHubHandler
+>;
 
-const handlers: Record<string, GitHubHandler> = {
-  "push.commits": pushCommits,
-  "push.tags": (p) => msg(repoTopic(p), m.pushTagsBody(p)),
-  pull_request: pullRequest,
+/** The event table: one handler per Zulip event name (a missing or misspelt name does not compile). */
+const events: Record<GitHubEvent, GitHubHandler> = {
+  push_commits: pushCommits,
+  push_tags: (p) => msg(repoTopic(p), m.pushTagsBody(p)),
+  opened_pull_request: pullRequest,
+  updated_pull_request: pullRequest,
+  closed_pull_request: pullRequest,
+  assigned_or_unassigned_pull_request: pullRequest,
+  pull_request_review_requested: pullRequest,
+  pull_request_ready_for_review: pullRequest,
+  locked_or_unlocked_pull_request: pullRequest,
+  pull_request_auto_merge: pullRequest,
   pull_request_review: (p, ctx) => msg(pullRequestTopic(p), m.pullRequestReviewBody(p, includeTitle(ctx))),
   pull_request_review_comment: (p, ctx) =>
     m.isUnchangedCommentEdit(p)
       ? null
       : msg(pullRequestTopic(p), m.pullRequestReviewCommentBody(p, includeTitle(ctx))),
   issues,
+  issue_labeled_or_unlabeled: issues,
+  issue_milestoned_or_demilestoned: issues,
+  issues_opened_via_transfer: issues,
+  issues_transferred: issues,
   issue_comment: (p, ctx) =>
     m.isUnchangedCommentEdit(p) ? null : msg(issueTopic(p), m.issueCommentBody(p, includeTitle(ctx))),
   commit_comment: (p) => msg(repoTopic(p), m.commitCommentBody(p)),
@@ -161,7 +161,7 @@ const handlers: Record<string, GitHubHandler> = {
   star: (p) => msg(repoTopic(p), m.starBody(p)),
   repository: (p) => msg(repoTopic(p), m.repositoryBody(p)),
   team_add: (p) => msg(repoTopic(p), m.teamAddBody(p)),
-  "team.edited": (p) => msg(`team ${p.get("team").get("name").str()}`, m.teamEditedBody(p)),
+  team: (p) => msg(`team ${p.get("team").get("name").str()}`, m.teamEditedBody(p)),
   gollum: (p) => msg(branchTopic(m.repositoryName(p), "wiki pages"), m.wikiPagesBody(p)),
   status: (p) => msg(repoTopic(p), m.statusBody(p)),
   check_run: (p) =>
@@ -186,7 +186,7 @@ const handlers: Record<string, GitHubHandler> = {
  * Everything GitHub and GitHub Sponsors share (Zulip serves both URLs with one view): event
  * classification, options and handlers.
  */
-export const githubDefinition: IntegrationDefinition<GitHubOptions> = {
+export const githubDefinition: IntegrationDefinition<GitHubOptions, GitHubEvent> = {
   name: "github",
   displayName: "GitHub",
   categories: ["version-control"],
@@ -195,8 +195,7 @@ export const githubDefinition: IntegrationDefinition<GitHubOptions> = {
   eventHeader: "X-GitHub-Event",
   // With a secret in the bot's config (github_secret or webhook_secret): GitHub's HMAC-SHA256.
   signature: { kind: "hmac", header: "X-Hub-Signature-256", algorithm: "sha256", prefix: "sha256=" },
-  eventKey: githubEventKey,
-  filterName: githubFilterName,
+  classify: ({ header, payload, options }) => classifyGitHub(header, payload, options),
   options: {
     branches: option("Only notify for pushes to these branches (comma-separated)", parse.csvList),
     ignore_private_repositories: option("Exclude notifications from private repositories", parse.bool, {
@@ -206,12 +205,6 @@ export const githubDefinition: IntegrationDefinition<GitHubOptions> = {
       default: false,
     }),
   },
-  handlers,
-  ignoredEvents: [
-    ...IGNORED_EVENTS,
-    ...IGNORED_TEAM_ACTIONS.map((a) => `team.${a}`),
-    MERGE_QUEUE_PUSH_KEY,
-    PRIVATE_REPOSITORY_KEY,
-  ],
-  allEventTypes: GITHUB_EVENT_TYPES,
+  events,
+  ignoredEvents: IGNORED_EVENT_NAMES,
 };

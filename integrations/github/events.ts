@@ -1,10 +1,6 @@
 import type { Wild } from "../kit/index.js";
 
-/**
- * How a GitHub delivery is classified: the event key (header, plus `.action` where the payload has
- * one) that picks a handler, and Zulip's `complete_event_type` name that `only_events` /
- * `exclude_events` match (`push_commits`, `opened_pull_request`, …).
- */
+/** How a GitHub delivery is classified: one name per delivery (see `classifyGitHub`). */
 
 /** GitHub Sponsors events. GitHub sends them as `sponsorship` + action; Zulip also accepts the bare action. */
 export const SPONSORS_EVENT_TYPES = [
@@ -16,7 +12,7 @@ export const SPONSORS_EVENT_TYPES = [
   "tier_changed",
 ] as const;
 
-/** Zulip's `ALL_EVENT_TYPES` for GitHub: the names `only_events` / `exclude_events` match. */
+/** Zulip's `ALL_EVENT_TYPES` for GitHub: the keys of the event table, which `only_events` / `exclude_events` match. */
 export const GITHUB_EVENT_TYPES = [
   "commit_comment",
   "closed_pull_request",
@@ -59,7 +55,10 @@ export const GITHUB_EVENT_TYPES = [
   "team_add",
   "watch",
   ...SPONSORS_EVENT_TYPES,
-];
+] as const;
+
+/** One of GitHub's event names. */
+export type GitHubEvent = (typeof GITHUB_EVENT_TYPES)[number];
 
 /** Events GitHub sends that are deliberately not reported. */
 export const IGNORED_EVENTS = [
@@ -84,13 +83,14 @@ export const IGNORED_PULL_REQUEST_ACTIONS = [
 /** team actions that are not reported (only `edited` is). */
 export const IGNORED_TEAM_ACTIONS = ["added_to_repository", "created", "deleted", "removed_from_repository"];
 
-/** Event key of a delivery skipped because its repository is private (ignore_private_repositories). */
-export const PRIVATE_REPOSITORY_KEY = "private_repository";
-/** Event key of a push GitHub's merge queue makes on its temporary branches (never reported). */
-export const MERGE_QUEUE_PUSH_KEY = "push.merge_queue";
+/** Event name of a delivery skipped because its repository is private (ignore_private_repositories). */
+export const PRIVATE_REPOSITORY_EVENT = "private_repository";
+/** Event name of a push GitHub's merge queue makes on its temporary branches (never reported). */
+export const MERGE_QUEUE_PUSH_EVENT = "push_merge_queue";
 
-/** Events reported whatever their action (the handler reads the action itself). */
+/** Events named after their header, whatever their action (the handler reads the action itself). */
 const SIMPLE_EVENTS = new Set<string>([
+  "check_run",
   "commit_comment",
   "create",
   "delete",
@@ -114,11 +114,10 @@ const SIMPLE_EVENTS = new Set<string>([
   "status",
   "team_add",
   "watch",
-  ...SPONSORS_EVENT_TYPES,
 ]);
 
 /** Zulip's complete_event_type for each reported pull_request action. */
-const PULL_REQUEST_ACTIONS: Record<string, string> = {
+const PULL_REQUEST_ACTIONS: Record<string, GitHubEvent> = {
   opened: "opened_pull_request",
   reopened: "opened_pull_request",
   synchronize: "updated_pull_request",
@@ -134,14 +133,18 @@ const PULL_REQUEST_ACTIONS: Record<string, string> = {
   auto_merge_disabled: "pull_request_auto_merge",
 };
 
+/** The ignored event names: whole headers, pull_request and team actions, and the two skips above. */
+export const IGNORED_EVENT_NAMES = [
+  ...IGNORED_EVENTS,
+  ...IGNORED_PULL_REQUEST_ACTIONS.map((a) => `pull_request.${a}`),
+  ...IGNORED_TEAM_ACTIONS.map((a) => `team.${a}`),
+  MERGE_QUEUE_PUSH_EVENT,
+  PRIVATE_REPOSITORY_EVENT,
+];
+
 function actionOf(p: Wild): string | undefined {
   const action = p.isObject() ? p.opt("action") : undefined;
   return action !== undefined && typeof action.value === "string" ? action.value : undefined;
-}
-
-function isTrue(raw: string | undefined): boolean {
-  const v = (raw ?? "").trim().toLowerCase();
-  return v === "true" || v === "1" || v === "yes";
 }
 
 /** A push to one of the merge queue's `gh-readonly-queue/…` branches. */
@@ -160,68 +163,55 @@ export function isOpenedViaTransfer(p: Wild): boolean {
   return p.opt("changes")?.has("old_issue") === true;
 }
 
+/** Zulip's name for an `issues` delivery (labels, milestones and transfers have their own). */
+function issuesEvent(action: string | undefined, p: Wild): GitHubEvent {
+  if (action === "labeled" || action === "unlabeled") return "issue_labeled_or_unlabeled";
+  if (action === "milestoned" || action === "demilestoned") return "issue_milestoned_or_demilestoned";
+  if (action === "transferred") return "issues_transferred";
+  if (action === "opened" && isOpenedViaTransfer(p)) return "issues_opened_via_transfer";
+  return "issues";
+}
+
 /**
- * The event key: `push.commits` / `push.tags`, `<header>.<action>` for the events whose actions
- * matter, `<header>` (or `<header>.<action>`) otherwise. A delivery that nothing handles gets
- * Zulip's `<header>:<action>` name, which the pipeline reports as unsupported.
+ * The one classification of a GitHub delivery: Zulip's `complete_event_type` (`push_commits`,
+ * `opened_pull_request`, `issue_labeled_or_unlabeled`, …), which picks the handler and which
+ * `only_events` / `exclude_events` match; an ignored name; or Zulip's `<header>:<action>` for a
+ * delivery nothing handles (an unsupported event).
  */
-export function githubEventKey(
+export function classifyGitHub(
   header: string | undefined,
   p: Wild,
-  params: Readonly<Record<string, string>>,
+  options: { ignore_private_repositories?: boolean },
 ): string {
   if (header === undefined) return "default";
-  if (isTrue(params["ignore_private_repositories"]) && p.optAt("repository", "private")?.value === true) {
-    return PRIVATE_REPOSITORY_KEY;
+  if (options.ignore_private_repositories === true && p.optAt("repository", "private")?.value === true) {
+    return PRIVATE_REPOSITORY_EVENT;
   }
   const action = actionOf(p);
   const unsupported = `${header}:${action ?? "???"}`;
   if (IGNORED_EVENTS.includes(header)) return header;
   switch (header) {
     case "push":
-      if (isMergeQueuePush(p)) return MERGE_QUEUE_PUSH_KEY;
-      return isCommitPush(p) ? "push.commits" : "push.tags";
+      if (isMergeQueuePush(p)) return MERGE_QUEUE_PUSH_EVENT;
+      return isCommitPush(p) ? "push_commits" : "push_tags";
     case "pull_request":
       if (action === undefined) return unsupported;
-      return action in PULL_REQUEST_ACTIONS || IGNORED_PULL_REQUEST_ACTIONS.includes(action)
-        ? `pull_request.${action}`
-        : unsupported;
+      if (IGNORED_PULL_REQUEST_ACTIONS.includes(action)) return `pull_request.${action}`;
+      return PULL_REQUEST_ACTIONS[action] ?? unsupported;
     case "team":
-      return action === "edited" || (action !== undefined && IGNORED_TEAM_ACTIONS.includes(action))
-        ? `team.${action}`
-        : unsupported;
+      if (action === "edited") return "team";
+      return action !== undefined && IGNORED_TEAM_ACTIONS.includes(action) ? `team.${action}` : unsupported;
     case "issues":
-    case "check_run":
-      return action === undefined ? header : `${header}.${action}`;
+      return issuesEvent(action, p);
     case "sponsorship":
       return action !== undefined && (SPONSORS_EVENT_TYPES as readonly string[]).includes(action)
-        ? `sponsorship.${action}`
+        ? action
         : unsupported;
     default:
-      if (SIMPLE_EVENTS.has(header)) return action === undefined ? header : `${header}.${action}`;
+      // GitHub Sponsors' older deliveries name the action in the header.
+      if (SIMPLE_EVENTS.has(header) || (SPONSORS_EVENT_TYPES as readonly string[]).includes(header)) {
+        return header;
+      }
       return unsupported;
-  }
-}
-
-/** Zulip's complete_event_type for an event key (undefined: never filtered). */
-export function githubFilterName(eventKey: string, p: Wild): string | undefined {
-  const [base = eventKey, action = ""] = eventKey.split(".");
-  switch (base) {
-    case "push":
-      return action === "commits" ? "push_commits" : action === "tags" ? "push_tags" : undefined;
-    case "pull_request":
-      return PULL_REQUEST_ACTIONS[action];
-    case "team":
-      return action === "edited" ? "team" : undefined;
-    case "issues":
-      if (action === "labeled" || action === "unlabeled") return "issue_labeled_or_unlabeled";
-      if (action === "milestoned" || action === "demilestoned") return "issue_milestoned_or_demilestoned";
-      if (action === "transferred") return "issues_transferred";
-      if (action === "opened" && isOpenedViaTransfer(p)) return "issues_opened_via_transfer";
-      return "issues";
-    case "sponsorship":
-      return action;
-    default:
-      return base;
   }
 }

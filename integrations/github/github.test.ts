@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { JsonableError } from "../../src/errors.js";
-import type { LegacyIntegration as Integration } from "../kit/index.js";
-import type { LegacyDispatchOutcome as DispatchOutcome } from "../kit/legacy-dispatch.js";
+import type { AnyIntegration as Integration } from "../kit/index.js";
+import type { DispatchOutcome } from "../kit/index.js";
 import { casePayload, describeCases, dispatchPayload, onlyMessage } from "../kit/testing.js";
 import github from "./index.js";
 import githubsponsors from "./sponsors.js";

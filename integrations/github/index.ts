@@ -1,4 +1,4 @@
-import { defineLegacyIntegration as defineIntegration } from "../kit/index.js";
+import { defineIntegration } from "../kit/index.js";
 import { githubDefinition } from "./definition.js";
 
 /**

@@ -1,6 +1,5 @@
-import { defineLegacyIntegration as defineIntegration } from "../kit/index.js";
+import { defineIntegration } from "../kit/index.js";
 import { githubDefinition } from "./definition.js";
-import { SPONSORS_EVENT_TYPES } from "./events.js";
 
 /**
  * GitHub Sponsors: POST /api/v1/external/githubsponsors. The same view as GitHub (as in Zulip,
@@ -13,5 +12,4 @@ export default defineIntegration({
   displayName: "GitHub Sponsors",
   categories: ["financial"],
   description: "New, changed and cancelled sponsorships of your GitHub Sponsors profile.",
-  allEventTypes: [...SPONSORS_EVENT_TYPES],
 });

@@ -3,7 +3,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { WebhookRequest } from "../../src/domain/webhooks/stages.js";
 import type { AnyIntegration } from "./define-integration.js";
-import type { LegacyIntegration } from "./legacy.js";
 
 /**
  * Zulip-style fixtures: `fixtures/<event header value>__<variant>.json` beside an integration
@@ -28,7 +27,7 @@ export function listFixtures(dir: URL | string): string[] {
 
 /** The request a fixture stands for: its exact bytes, and the event header from its name. */
 export function fixtureRequest(
-  integration: AnyIntegration | LegacyIntegration,
+  integration: AnyIntegration,
   dir: URL | string,
   name: string,
   params: Record<string, string> = {},
@@ -44,9 +43,7 @@ export function fixtureRequest(
       headers[k.toLowerCase()] = v;
     }
   } else if (integration.eventHeader !== undefined) {
-    const header =
-      typeof integration.eventHeader === "string" ? integration.eventHeader : integration.eventHeader.name;
-    headers[header.toLowerCase()] = name.split("__")[0] ?? name;
+    headers[integration.eventHeader.name.toLowerCase()] = name.split("__")[0] ?? name;
   }
   return { headers, params, rawBody };
 }

@@ -27,12 +27,3 @@ export { caseBody, caseQuery, caseRequest, loadCases } from "./cases.js";
 export type { WebhookCase } from "./cases.js";
 export { fixtureRequest, fixturesDir, listFixtures } from "./fixtures.js";
 export { dispatchWebhook } from "./dispatch.js";
-// The definition shape before issue 12, while the first integrations move to `defineIntegration`.
-export { defineLegacyIntegration } from "./legacy.js";
-export type {
-  LegacyHandler,
-  LegacyIntegration,
-  LegacyIntegrationDefinition,
-  LegacyWebhookContext,
-} from "./legacy.js";
-export type { LegacyDispatchOutcome } from "./legacy-dispatch.js";

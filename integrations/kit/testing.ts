@@ -6,16 +6,8 @@ import { caseRequest, loadCases } from "./cases.js";
 import type { WebhookCase } from "./cases.js";
 import type { DispatchOutcome } from "../../src/domain/webhooks/stages.js";
 import type { AnyIntegration } from "./define-integration.js";
-import { dispatchWebhook, isLegacy } from "./dispatch.js";
-import type { TestedIntegration } from "./dispatch.js";
-import type { LegacyDispatchOutcome } from "./legacy-dispatch.js";
-import type { LegacyIntegration } from "./legacy.js";
+import { dispatchWebhook } from "./dispatch.js";
 import { fixtureRequest } from "./fixtures.js";
-
-function eventHeaderName(integration: TestedIntegration): string | undefined {
-  if (isLegacy(integration)) return integration.eventHeader;
-  return integration.eventHeader?.name;
-}
 
 /** What a case must produce, read from the case file (never computed by production code). */
 function expectedOutcome(c: WebhookCase): {
@@ -58,7 +50,7 @@ export interface CaseOptions {
  * `it` per case, asserting topic and body byte for byte.
  */
 export function describeCases(
-  integration: TestedIntegration,
+  integration: AnyIntegration,
   casesDir: URL | string,
   only?: (c: WebhookCase) => boolean,
   options: CaseOptions = {},
@@ -119,7 +111,7 @@ export function describeCases(
  * Pass `null` to assert that the event is deliberately silent.
  */
 export function expectFixture(
-  integration: TestedIntegration,
+  integration: AnyIntegration,
   dir: URL | string,
   name: string,
   expected: { topic: string; body: string } | null,
@@ -150,22 +142,10 @@ export function dispatchPayload(
   integration: AnyIntegration,
   event: string | undefined,
   payload: unknown,
-  params?: Record<string, string>,
-): DispatchOutcome;
-export function dispatchPayload(
-  integration: LegacyIntegration,
-  event: string | undefined,
-  payload: unknown,
-  params?: Record<string, string>,
-): LegacyDispatchOutcome;
-export function dispatchPayload(
-  integration: TestedIntegration,
-  event: string | undefined,
-  payload: unknown,
   params: Record<string, string> = {},
-): DispatchOutcome | LegacyDispatchOutcome {
+): DispatchOutcome {
   const headers: Record<string, string> = { "content-type": "application/json" };
-  const header = eventHeaderName(integration);
+  const header = integration.eventHeader?.name;
   if (event !== undefined && header !== undefined) headers[header.toLowerCase()] = event;
   return dispatchWebhook(integration, {
     headers,
@@ -175,7 +155,7 @@ export function dispatchPayload(
 }
 
 /** The one message an outcome holds (fails the test otherwise). */
-export function onlyMessage(outcome: DispatchOutcome | LegacyDispatchOutcome): {
+export function onlyMessage(outcome: DispatchOutcome): {
   topic: string;
   body: string;
 } {

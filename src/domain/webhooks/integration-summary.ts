@@ -1,5 +1,4 @@
-import type { RegisteredIntegration } from "../../../integrations/kit/dispatch.js";
-import { isLegacy } from "../../../integrations/kit/dispatch.js";
+import type { AnyIntegration } from "../../../integrations/kit/define-integration.js";
 
 /** One entry of `GET /api/v1/integrations` and `chat-server integrations`: all from the definition. */
 export interface IntegrationSummary {
@@ -15,9 +14,9 @@ export interface IntegrationSummary {
   signature: Record<string, unknown> | null;
 }
 
-export function integrationSummary(i: RegisteredIntegration): IntegrationSummary {
-  const header = isLegacy(i) ? (i.eventHeader ?? null) : (i.eventHeader?.name ?? null);
-  const events = isLegacy(i) ? (i.allEventTypes ?? Object.keys(i.handlers)) : [...i.eventTypes];
+export function integrationSummary(i: AnyIntegration): IntegrationSummary {
+  const header = i.eventHeader?.name ?? null;
+  const events = [...i.eventTypes];
   const options = Object.entries(
     (i.options ?? {}) as Record<string, { label: string; default?: unknown }>,
   ).map(([key, spec]) => ({

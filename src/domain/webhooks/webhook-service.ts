@@ -12,15 +12,17 @@ import {
 } from "../../errors.js";
 import type { Clock } from "../../clock.js";
 import type { Logger } from "../../logger.js";
-import type { HandshakeResponse, WebhookMessage } from "../../../integrations/kit/define-integration.js";
+import type {
+  AnyIntegration,
+  HandshakeResponse,
+  WebhookMessage,
+} from "../../../integrations/kit/define-integration.js";
 import type { Wild } from "../../../integrations/kit/wild.js";
 import type { UserService } from "../users/user-service.js";
 import type { User } from "../users/types.js";
 import { verifySignature } from "./signatures.js";
-import { dispatchAny as dispatchWebhook, isLegacy } from "../../../integrations/kit/dispatch.js";
-import type { RegisteredIntegration } from "../../../integrations/kit/dispatch.js";
 import {
-  customTopicOf,
+  dispatchWebhook,
   readBody,
   stampWebhookName,
   unquote,
@@ -46,12 +48,12 @@ export type SecretLookup = (bot: User, integration: string) => Promise<string | 
 
 /** The port to the integrations registry (wired in src/services.ts). */
 export interface IntegrationRegistry {
-  get(name: string): RegisteredIntegration | undefined;
-  list(): readonly RegisteredIntegration[];
+  get(name: string): AnyIntegration | undefined;
+  list(): readonly AnyIntegration[];
 }
 
 /** A registry over a list of integrations (names are unique; the registry test checks it). */
-export function registryOf(integrations: readonly RegisteredIntegration[]): IntegrationRegistry {
+export function registryOf(integrations: readonly AnyIntegration[]): IntegrationRegistry {
   const byName = new Map(integrations.map((i) => [i.name, i]));
   return { get: (name) => byName.get(name), list: () => [...byName.values()] };
 }
@@ -102,11 +104,11 @@ export class WebhookService {
     private readonly logger: Logger,
   ) {}
 
-  list(): readonly RegisteredIntegration[] {
+  list(): readonly AnyIntegration[] {
     return this.registry.list();
   }
 
-  get(name: string): RegisteredIntegration | undefined {
+  get(name: string): AnyIntegration | undefined {
     return this.registry.get(name);
   }
 
@@ -115,8 +117,7 @@ export class WebhookService {
     if (integration === undefined) throw new NotFoundError(`Unknown integration '${name}'`);
     const method = req.method.toUpperCase();
     const isProbe = method === "GET" || method === "HEAD";
-    if (isProbe && (isLegacy(integration) || integration.handshake === undefined))
-      throw new MethodNotAllowedError(["POST"]);
+    if (isProbe && integration.handshake === undefined) throw new MethodNotAllowedError(["POST"]);
 
     const bot = await this.authenticate(req);
 
@@ -192,12 +193,12 @@ export class WebhookService {
 
   /** Stage "handshake": the integration's answer to a set-up request, if it has one. */
   private handshake(
-    integration: RegisteredIntegration,
+    integration: AnyIntegration,
     method: string,
     req: IncomingWebhookRequest,
     bot: User,
   ): HandshakeResponse | undefined {
-    if (isLegacy(integration) || integration.handshake === undefined) return undefined;
+    if (integration.handshake === undefined) return undefined;
     if (method !== "GET" && method !== "HEAD" && method !== "POST") return undefined;
     let payload: Wild | undefined;
     if (method === "POST") {
@@ -223,7 +224,7 @@ export class WebhookService {
 
   /** Stage "verify signature": only when the bot has a secret for this integration. */
   private async verifySignature(
-    integration: RegisteredIntegration,
+    integration: AnyIntegration,
     bot: User,
     req: IncomingWebhookRequest,
   ): Promise<void> {
@@ -242,7 +243,7 @@ export class WebhookService {
    * Stages "read body" to "render" (pure), with the realm's user directory loaded lazily: only
    * when a handler asks for a name is it loaded, and the pure stages run again.
    */
-  private async dispatch(integration: RegisteredIntegration, req: WebhookRequest): Promise<DispatchOutcome> {
+  private async dispatch(integration: AnyIntegration, req: WebhookRequest): Promise<DispatchOutcome> {
     try {
       return dispatchWebhook(integration, {
         ...req,
@@ -337,4 +338,3 @@ export class WebhookService {
   }
 }
 
-export { customTopicOf };

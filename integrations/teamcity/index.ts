@@ -36,14 +36,20 @@ export function buildBody(build: Wild): string {
 }
 
 /**
- * A build event of the "Legacy Webhook (JSON)" format. A personal build is not posted to the
- * channel: Zulip sends it privately to whoever triggered it, which this integration cannot do (see
- * doc.md), so it stays silent. Other payload formats (Slack, …) are accepted silently.
+ * A build event of the "Legacy Webhook (JSON)" format. A personal build goes privately to whoever
+ * triggered it, as in Zulip: the realm user whose full name is TeamCity's name of that user (or
+ * whose email starts with it), else the one matching TeamCity's username; nobody matching → not
+ * sent. Other payload formats (Slack, …) are accepted silently.
  */
 export function buildMessage(p: Wild): WebhookMessage | null {
   const build = p.opt("build");
   if (build === undefined) return null;
-  if (property(build, "env.BUILD_IS_PERSONAL") === "true") return null;
+  if (property(build, "env.BUILD_IS_PERSONAL") === "true") {
+    const names = [build.get("triggeredBy").text().split(";")[0] ?? ""];
+    const username = property(build, "teamcity.build.triggeredBy.username");
+    if (username !== undefined) names.push(username);
+    return { topic: "", body: `Your personal build for ${buildBody(build)}`, directTo: names };
+  }
   const name = build.get("buildFullName").str();
   const branch = build.opt("branchDisplayName");
   return {

@@ -4,15 +4,30 @@ import teamcity from "./index.js";
 
 const casesDir = new URL("./fixtures/cases", import.meta.url);
 
-// Zulip sends a personal build privately to the TeamCity user it guesses; integrations here
-// cannot address a user yet (see doc.md), so that case is checked below as silent instead.
-describeCases(teamcity, casesDir, (c) => c.case_id !== "test_teamcity_personal");
+describeCases(teamcity, casesDir);
 
 describe("teamcity: behaviour", () => {
   const payload = (caseId: string): Record<string, unknown> => casePayload(casesDir, caseId);
 
-  it("does not post personal builds to the channel", () => {
-    expect(dispatchPayload(teamcity, undefined, payload("test_teamcity_personal")).kind).toBe("ignored");
+  it("sends a personal build privately to the user guessed from TeamCity's names", () => {
+    const p = payload("test_teamcity_personal");
+    const outcome = dispatchPayload(teamcity, undefined, p);
+    expect(outcome.kind).toBe("messages");
+    if (outcome.kind !== "messages") return;
+    expect(outcome.messages).toEqual([
+      {
+        topic: "",
+        body: "Your personal build for Project :: Compile build 5535 - CL 123456 is broken with status Exit code 1 (new)! :thumbs_down: See [changes](http://teamcity/viewLog.html?buildTypeId=Project_Compile&buildId=19952&tab=buildChangesDiv) and [build log](http://teamcity/viewLog.html?buildTypeId=Project_Compile&buildId=19952).",
+        directTo: ["David Payne", "iago"],
+      },
+    ]);
+    // Without TeamCity's username, only the full name is tried.
+    const build = p["build"] as Record<string, unknown>;
+    build["teamcityProperties"] = [{ name: "env.BUILD_IS_PERSONAL", value: "true" }];
+    expect(dispatchPayload(teamcity, undefined, p)).toMatchObject({
+      kind: "messages",
+      messages: [{ directTo: ["David Payne"] }],
+    });
   });
 
   it("names the branch in the topic when TeamCity gives one", () => {

@@ -77,6 +77,10 @@ import pingdom from "./pingdom/index.js";
 import openproject from "./openproject/index.js";
 import groove from "./groove/index.js";
 import hellosign from "./hellosign/index.js";
+import opencollective from "./opencollective/index.js";
+import delighted from "./delighted/index.js";
+import greenhouse from "./greenhouse/index.js";
+import jotform from "./jotform/index.js";
 
 /**
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
@@ -162,4 +166,8 @@ export const integrations: readonly AnyIntegration[] = [
   openproject,
   groove,
   hellosign,
+  opencollective,
+  delighted,
+  greenhouse,
+  jotform,
 ];

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "@jest/globals";
+import { JsonableError } from "../../src/errors.js";
+import { dispatchWebhook } from "../kit/index.js";
+import { describeCases } from "../kit/testing.js";
+import papertrail, { timeMention } from "./index.js";
+
+describeCases(papertrail, new URL("./fixtures/cases", import.meta.url));
+
+function post(payload: unknown): ReturnType<typeof dispatchWebhook> {
+  const form = { payload: JSON.stringify(payload) };
+  return dispatchWebhook(papertrail, {
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    params: { stream: "papertrail", ...form },
+    rawBody: Buffer.from(new URLSearchParams(form).toString()),
+    form,
+  });
+}
+
+const search = { name: "Errors", query: "error", html_search_url: "https://papertrailapp.com/searches/7" };
+
+describe("papertrail: searches the recorded cases lack", () => {
+  it("quotes every match of a short search, without See more", () => {
+    const event = { received_at: "2024-02-01T10:00:00Z", source_name: "web1", message: "error: boom" };
+    expect(post({ saved_search: search, events: [event] })).toMatchObject({
+      kind: "messages",
+      messages: [
+        {
+          topic: "logs",
+          body:
+            '[Search for "Errors"](https://papertrailapp.com/searches/7) found **1** matches:\n\n' +
+            "<time:2024-02-01T10:00:00+00:00> - web1 - error:\n``` quote\nerror: boom\n```",
+        },
+      ],
+    });
+  });
+
+  it("writes times as Python's isoformat", () => {
+    expect(timeMention("2011-05-18T20:30:02-07:00")).toBe("<time:2011-05-18T20:30:02-07:00>");
+    expect(timeMention("2011-05-18T20:30:02.5+0200")).toBe("<time:2011-05-18T20:30:02.500000+02:00>");
+  });
+
+  it("answers a payload without events as Zulip does", () => {
+    let caught: unknown;
+    try {
+      post({ saved_search: search });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(JsonableError);
+    expect((caught as JsonableError).toJSON()).toEqual({
+      result: "error",
+      msg: "Events key is missing from payload",
+      code: "BAD_REQUEST",
+    });
+  });
+});

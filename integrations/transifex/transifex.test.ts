@@ -1,0 +1,63 @@
+import { describe, expect, it } from "@jest/globals";
+import { JsonableError } from "../../src/errors.js";
+import { dispatchWebhook } from "../kit/index.js";
+import { describeCases } from "../kit/testing.js";
+import transifex from "./index.js";
+
+describeCases(transifex, new URL("./fixtures/cases", import.meta.url));
+
+function post(params: Record<string, string>, body = ""): ReturnType<typeof dispatchWebhook> {
+  return dispatchWebhook(transifex, {
+    headers: {},
+    params: { stream: "transifex", ...params },
+    rawBody: Buffer.from(body),
+  });
+}
+
+const fields = { project: "website", resource: "home.json", language: "de" };
+
+function errorOf(run: () => unknown): Record<string, unknown> {
+  try {
+    run();
+  } catch (err) {
+    expect(err).toBeInstanceOf(JsonableError);
+    return (err as JsonableError).toJSON();
+  }
+  throw new Error("no error");
+}
+
+describe("transifex: events the recorded cases lack", () => {
+  it("posts a resource fully reviewed", () => {
+    expect(post({ ...fields, event: "review_completed", reviewed: "100" })).toMatchObject({
+      kind: "messages",
+      event: "review",
+      messages: [{ topic: "website in de", body: "Resource home.json fully reviewed." }],
+    });
+  });
+
+  it("reads the fields from a JSON body when they are not parameters", () => {
+    const body = JSON.stringify({ ...fields, event: "translation_completed", translated: 100 });
+    expect(post({}, body)).toMatchObject({
+      messages: [{ topic: "website in de", body: "Resource home.json fully translated." }],
+    });
+  });
+
+  it("filters on translated / review", () => {
+    expect(post({ ...fields, event: "review_completed", exclude_events: '["review"]' }).kind).toBe(
+      "filtered",
+    );
+  });
+
+  it("rejects other events and names a missing field", () => {
+    expect(errorOf(() => post({ ...fields, event: "fillup_completed" }))).toMatchObject({
+      code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
+      event_type: "fillup_completed",
+    });
+    expect(
+      errorOf(() => post({ resource: "home.json", language: "de", event: "translation_completed" })),
+    ).toMatchObject({
+      code: "REQUEST_VARIABLE_MISSING",
+      msg: "Missing 'project' argument",
+    });
+  });
+});

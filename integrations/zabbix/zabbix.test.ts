@@ -1,0 +1,32 @@
+import { describe, expect, it } from "@jest/globals";
+import { JsonableError } from "../../src/errors.js";
+import { describeCases, dispatchPayload, expectFixture } from "../kit/testing.js";
+import zabbix from "./index.js";
+
+describeCases(zabbix, new URL("./fixtures/cases", import.meta.url));
+
+describe("zabbix: alerts the recorded cases lack", () => {
+  it("posts a recovery", () => {
+    expectFixture(zabbix, new URL(".", import.meta.url), "alert__resolved", {
+      topic: "db1.example.com",
+      body:
+        "RESOLVED (High) alert on [db1.example.com](https://zabbix.example.com/tr_events.php?triggerid=14040&eventid=10612):\n" +
+        "* Disk space is low on db1.example.com\n* Free disk space on / (percentage) is 42 %",
+    });
+  });
+
+  it("answers a misconfigured media type (a missing field) with Invalid payload", () => {
+    let caught: unknown;
+    try {
+      dispatchPayload(zabbix, undefined, { hostname: "db1.example.com", status: "PROBLEM" });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(JsonableError);
+    expect((caught as JsonableError).toJSON()).toEqual({
+      result: "error",
+      msg: "Invalid payload",
+      code: "BAD_REQUEST",
+    });
+  });
+});

@@ -81,6 +81,11 @@ import opencollective from "./opencollective/index.js";
 import delighted from "./delighted/index.js";
 import greenhouse from "./greenhouse/index.js";
 import jotform from "./jotform/index.js";
+import wordpress from "./wordpress/index.js";
+import transifex from "./transifex/index.js";
+import zabbix from "./zabbix/index.js";
+import insping from "./insping/index.js";
+import papertrail from "./papertrail/index.js";
 
 /**
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
@@ -170,4 +175,9 @@ export const integrations: readonly AnyIntegration[] = [
   delighted,
   greenhouse,
   jotform,
+  wordpress,
+  transifex,
+  zabbix,
+  insping,
+  papertrail,
 ];

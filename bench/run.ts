@@ -20,6 +20,7 @@ import { Client, assertLoopback, basicAuth, mapLimit, waitFor } from "./lib/http
 import { spawnChild } from "./lib/rpc.js";
 import type { ChildHandle } from "./lib/rpc.js";
 import { now, round, summarizeNs } from "./lib/stats.js";
+import { webBench } from "./web.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -586,6 +587,7 @@ async function main(): Promise<void> {
     }
   }
   await guarded("idleQueues", ["bytesPerQueue"], idleQueues);
+  await guarded("web", ["firstScreenMs", "jsGzipBytes", "latencyMedianMs"], () => webBench(QUICK));
 
   // Ratios to the ceiling: throughput as a fraction of it, latencies as a multiple of it.
   const ceil = sections["ceiling"];
@@ -662,6 +664,9 @@ function printTable(result: {
   add("POST /messages p99", "messagesPost", "p99Ms", "ms");
   add("GET /messages (100 msgs)", "messagesGet", "requestsPerSec", "req/s");
   add("GET /messages p99", "messagesGet", "p99Ms", "ms");
+  add("web: first screen, 10,000 messages", "web", "firstScreenMs", "ms");
+  add("web: JavaScript shipped (gzip)", "web", "jsGzipBytes", "B");
+  add("web: browser→browser message, median", "web", "latencyMedianMs", "ms");
   const w0 = Math.max(...rows.map((r) => r[0].length));
   const w1 = Math.max(...rows.map((r) => r[1].length));
   const m = result.machine;

@@ -96,7 +96,7 @@ describeBrowser("web app in Chromium", () => {
     await iagoPage.getByRole("log", { name: "Message feed" }).waitFor();
 
     await hamletPage.getByLabel("Stream", { exact: true }).fill("Denmark");
-    await hamletPage.getByLabel("Topic").fill("castle");
+    await hamletPage.getByLabel("Topic", { exact: true }).fill("castle");
     await hamletPage.getByLabel("Message", { exact: true }).fill("To be, or not to be");
     await hamletPage.getByRole("button", { name: "Send" }).click();
 

@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { useLocation } from "wouter-preact";
 import { ApiError, api } from "../lib/api.js";
 
 export function LoginPage() {
@@ -6,13 +7,15 @@ export function LoginPage() {
   const [password, setPassword] = useState("");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
+  const [, navigate] = useLocation();
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
     setError("");
     try {
       await api.login(email, password);
-      window.location.assign("/");
+      // The app is already loaded: go straight to it (the session cookie is set).
+      navigate("/", { replace: true });
     } catch (err) {
       setError(err instanceof ApiError ? err.message : "Cannot reach the server.");
       setBusy(false);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { JsonableError } from "../../src/errors.js";
 import { dispatchWebhook } from "../kit/index.js";
-import { describeCases } from "../kit/testing.js";
+import { describeCases, expectFixture } from "../kit/testing.js";
 import transifex from "./index.js";
 
 describeCases(transifex, new URL("./fixtures/cases", import.meta.url));
@@ -32,6 +32,13 @@ describe("transifex: events the recorded cases lack", () => {
       kind: "messages",
       event: "review",
       messages: [{ topic: "website in de", body: "Resource home.json fully reviewed." }],
+    });
+  });
+
+  it("posts a review from Transifex's JSON body", () => {
+    expectFixture(transifex, new URL(".", import.meta.url), "review__completed", {
+      topic: "website in de",
+      body: "Resource home.json fully reviewed.",
     });
   });
 

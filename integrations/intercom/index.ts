@@ -1,5 +1,16 @@
 import { defineIntegration } from "../kit/index.js";
+import type { Handler, HandlerResult } from "../kit/index.js";
+import { normalizeBody, truncateTopic } from "../kit/message-text.js";
 import * as m from "./messages.js";
+
+/** Topics cut to 60 characters and bodies normalized, as Zulip stores them. */
+function stored(handler: (p: Parameters<Handler>[0]) => HandlerResult): Handler {
+  return (p) => {
+    const result = handler(p);
+    if (result === null || Array.isArray(result)) return result;
+    return { topic: truncateTopic(result.topic), body: normalizeBody(result.body) };
+  };
+}
 
 /** Intercom: contacts, users, companies, tags and conversations (Zulip's event names). */
 export default defineIntegration({
@@ -11,31 +22,31 @@ export default defineIntegration({
   signature: { kind: "hmac", header: "X-Hub-Signature", algorithm: "sha1", prefix: "sha1=" },
   classify: ({ payload }) => payload.get("topic").str(),
   events: {
-    "company.created": m.companyCreated,
-    "contact.added_email": m.contactAddedEmail,
-    "contact.created": m.contactCreated,
-    "contact.signed_up": m.contactSignedUp,
-    "contact.tag.created": m.contactTag("created"),
-    "contact.tag.deleted": m.contactTag("deleted"),
-    "conversation.admin.assigned": m.conversationAdminAssigned,
-    "conversation.admin.closed": m.conversationAdmin("closed"),
-    "conversation.admin.opened": m.conversationAdmin("opened"),
-    "conversation.admin.snoozed": m.conversationAdmin("snoozed"),
-    "conversation.admin.unsnoozed": m.conversationAdmin("unsnoozed"),
-    "conversation.admin.replied": m.conversationAdminReply("replied to"),
-    "conversation.admin.noted": m.conversationAdminReply("added a note to"),
-    "conversation.admin.single.created": m.conversationAdminSingleCreated,
-    "conversation.user.created": m.conversationUserCreated,
-    "conversation.user.replied": m.conversationUserReplied,
-    "event.created": m.eventCreated,
-    "user.created": m.userCreated,
-    "user.deleted": m.userDeleted,
-    "user.email.updated": m.userEmailUpdated,
-    "user.tag.created": m.userTag("added to"),
-    "user.tag.deleted": m.userTag("removed from"),
-    "user.unsubscribed": m.userUnsubscribed,
+    "company.created": stored(m.companyCreated),
+    "contact.added_email": stored(m.contactAddedEmail),
+    "contact.created": stored(m.contactCreated),
+    "contact.signed_up": stored(m.contactSignedUp),
+    "contact.tag.created": stored(m.contactTag("created")),
+    "contact.tag.deleted": stored(m.contactTag("deleted")),
+    "conversation.admin.assigned": stored(m.conversationAdminAssigned),
+    "conversation.admin.closed": stored(m.conversationAdmin("closed")),
+    "conversation.admin.opened": stored(m.conversationAdmin("opened")),
+    "conversation.admin.snoozed": stored(m.conversationAdmin("snoozed")),
+    "conversation.admin.unsnoozed": stored(m.conversationAdmin("unsnoozed")),
+    "conversation.admin.replied": stored(m.conversationAdminReply("replied to")),
+    "conversation.admin.noted": stored(m.conversationAdminReply("added a note to")),
+    "conversation.admin.single.created": stored(m.conversationAdminSingleCreated),
+    "conversation.user.created": stored(m.conversationUserCreated),
+    "conversation.user.replied": stored(m.conversationUserReplied),
+    "event.created": stored(m.eventCreated),
+    "user.created": stored(m.userCreated),
+    "user.deleted": stored(m.userDeleted),
+    "user.email.updated": stored(m.userEmailUpdated),
+    "user.tag.created": stored(m.userTag("added to")),
+    "user.tag.deleted": stored(m.userTag("removed from")),
+    "user.unsubscribed": stored(m.userUnsubscribed),
     // Intercom documents no separate payload: it is shaped like contact.signed_up.
-    "visitor.signed_up": m.contactSignedUp,
+    "visitor.signed_up": stored(m.contactSignedUp),
   },
   // Sent when the webhook is saved or tested in the Developer Hub.
   ignoredEvents: ["ping"],

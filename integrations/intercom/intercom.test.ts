@@ -110,6 +110,16 @@ describe("intercom: payloads with fields left out", () => {
 
 const bot = { id: 8, email: "intercom-bot@example.com", fullName: "Intercom Bot" };
 
+describe("intercom: stored text", () => {
+  it("cuts a long contact name in the topic to 60 characters", () => {
+    const p = casePayload(cases, "test_user_created") as { data: { item: Record<string, unknown> } };
+    p.data.item["name"] = "Aaron Smith of the Very Long Company Name Incorporated Worldwide";
+    expect(onlyMessage(dispatchPayload(intercom, undefined, p)).topic).toBe(
+      "User: Aaron Smith of the Very Long Company Name Incorpora...",
+    );
+  });
+});
+
 describe("intercom: routing", () => {
   it("stays silent on ping and rejects an unknown topic", () => {
     expect(dispatchPayload(intercom, undefined, { topic: "ping", data: { item: {} } }).kind).toBe("ignored");

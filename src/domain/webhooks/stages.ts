@@ -12,7 +12,11 @@ import type {
   WebhookContext,
   WebhookMessage,
 } from "../../../integrations/kit/define-integration.js";
-import { wildcardMatch } from "../../../integrations/kit/wildcard.js";
+import {
+  compileWildcard,
+  wildcardMatch,
+  wildcardPatternsProblem,
+} from "../../../integrations/kit/wildcard.js";
 import type { Wild } from "../../../integrations/kit/wild.js";
 
 /**
@@ -128,6 +132,8 @@ function jsonListParam(params: Params, name: string): string[] | undefined {
   if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
     throw new JsonableError(`${name} is not a list`);
   }
+  const problem = wildcardPatternsProblem(name, value);
+  if (problem !== undefined) throw new JsonableError(problem);
   return value;
 }
 
@@ -138,7 +144,7 @@ function jsonListParam(params: Params, name: string): string[] | undefined {
 export function isEventWanted(params: Params, event: string): boolean {
   const names = [event, event.split(".")[0] ?? event];
   const matches = (patterns: string[]): boolean =>
-    patterns.some((p) => names.some((n) => wildcardMatch(p, n)));
+    patterns.map(compileWildcard).some((match) => names.some(match));
   const only = jsonListParam(params, "only_events");
   const exclude = jsonListParam(params, "exclude_events");
   if (only !== undefined && !matches(only)) return false;

@@ -1,5 +1,6 @@
 import { defineIntegration } from "../kit/index.js";
 import type { HandlerResult, Wild } from "../kit/index.js";
+import { normalizeBody } from "../kit/message-text.js";
 
 function surveyResponse(p: Wild): HandlerResult {
   const data = p.get("event_data");
@@ -13,7 +14,7 @@ function surveyResponse(p: Wild): HandlerResult {
       : `Great! You have new feedback. Score of ${score}/10 from ${email}`;
   const body =
     comment === undefined || comment === "" ? `${intro}.` : `${intro}:\n\n\`\`\` quote\n${comment}\n\`\`\``;
-  return { topic: "Survey response", body };
+  return { topic: "Survey response", body: normalizeBody(body) };
 }
 
 /** Delighted: survey responses, promoters told apart from other feedback. */

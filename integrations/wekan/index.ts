@@ -1,5 +1,6 @@
 import { defineIntegration } from "../kit/index.js";
 import type { HandlerResult, Wild } from "../kit/index.js";
+import { normalizeBody } from "../kit/message-text.js";
 
 /**
  * Wekan's outgoing webhook sends a `text` whose last line is the link to the card or board: the
@@ -8,11 +9,11 @@ import type { HandlerResult, Wild } from "../kit/index.js";
 export function wekanMessage(p: Wild): HandlerResult {
   const text = p.get("text").str();
   const newline = text.lastIndexOf("\n");
-  if (newline === -1) return { topic: "Wekan Notification", body: `${text}.` };
+  if (newline === -1) return { topic: "Wekan Notification", body: normalizeBody(`${text}.`) };
   const url = text.slice(newline + 1);
   const summary = (url === "" ? text : text.split(url).join("")).replace(/\n/g, "");
   const footer = url === "" ? "" : `\n\n[See in Wekan](${url})`;
-  return { topic: "Wekan Notification", body: `${summary}.${footer}` };
+  return { topic: "Wekan Notification", body: normalizeBody(`${summary}.${footer}`) };
 }
 
 /** Wekan board activity (cards, lists, swimlanes, checklists, comments, attachments…). */

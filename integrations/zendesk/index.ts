@@ -1,7 +1,7 @@
 import { RequestVariableMissingError } from "../../src/errors.js";
 import { defineIntegration, Wild } from "../kit/index.js";
 import type { BodyReader, Params } from "../kit/index.js";
-import { truncateTopic } from "../kit/message-text.js";
+import { normalizeBody, truncateTopic } from "../kit/message-text.js";
 
 /** A parameter from the body (form fields or a JSON object) or the query string, as Zulip reads it. */
 function argument(p: Wild, params: Params, name: string): string {
@@ -56,7 +56,7 @@ export default defineIntegration({
       topic: truncateTopic(
         `#${argument(p, ctx.params, "ticket_id")}: ${argument(p, ctx.params, "ticket_title")}`,
       ),
-      body: argument(p, ctx.params, "message"),
+      body: normalizeBody(argument(p, ctx.params, "message")),
     }),
   },
   // Zulip's Zendesk integration names no event types: only_events / exclude_events never drop one.

@@ -31,9 +31,11 @@ export function answerClientErrorsWithJson(server: http.Server): void {
     }
     const a = answerFor(err.code);
     const body = JSON.stringify({ result: "error", msg: a.msg, code: a.code });
+    // An answer to HEAD has no body (the client would read it as the next response).
+    const head = (err as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString("latin1") === "HEAD ";
     socket.end(
       `HTTP/1.1 ${a.status} ${a.reason}\r\nContent-Type: application/json\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? "" : body}`,
     );
   });
 }

@@ -44,6 +44,16 @@ describe("hellosign: beyond the recorded cases", () => {
     });
   });
 
+  it("reads the json field of a urlencoded body sent without a Content-Type", () => {
+    const body = new URLSearchParams({ json: '{"signature_request": {"title": "Lease", "signatures": []}}' });
+    const outcome = dispatchWebhook(hellosign, {
+      headers: {},
+      params: {},
+      rawBody: Buffer.from(body.toString()),
+    });
+    expect(outcome).toMatchObject({ kind: "messages", messages: [{ topic: "Lease" }] });
+  });
+
   it("joins names as Zulip does", () => {
     expect(recipientsText(["Jack"])).toBe("Jack");
     expect(recipientsText(["Jack", "Jill"])).toBe("Jack, and Jill");

@@ -1,6 +1,34 @@
-import { defineIntegration, payloadField, reply } from "../kit/index.js";
-import type { HandlerResult, Reply, Wild } from "../kit/index.js";
+import { InvalidJsonError, RequestVariableMissingError } from "../../src/errors.js";
+import { defineIntegration, reply, Wild } from "../kit/index.js";
+import type { BodyReader, HandlerResult, Reply } from "../kit/index.js";
 import { truncateTopic } from "../kit/message-text.js";
+
+function parseJson(text: string): Wild {
+  try {
+    return new Wild(JSON.parse(text) as unknown);
+  } catch {
+    throw new InvalidJsonError();
+  }
+}
+
+/**
+ * Dropbox Sign posts the event as JSON in the `json` form field (multipart or urlencoded, sent
+ * with or without a Content-Type); a JSON body is read as is.
+ */
+function jsonField(): BodyReader {
+  return {
+    kind: "hellosign-json-field",
+    read: (input) => {
+      const field = input.form?.["json"] ?? input.params["json"];
+      if (field !== undefined) return parseJson(field);
+      const text = input.rawBody.toString("utf8");
+      if (text.trimStart().startsWith("{")) return parseJson(text);
+      const fromBody = new URLSearchParams(text).get("json");
+      if (fromBody === null) throw new RequestVariableMissingError("json");
+      return parseJson(fromBody);
+    },
+  };
+}
 
 /** Dropbox Sign counts a callback as delivered only when the answer contains this text. */
 const ACKNOWLEDGEMENT = { msg: "Hello API Event Received" };
@@ -38,8 +66,7 @@ export default defineIntegration({
   categories: ["office-suite"],
   description:
     "Posts the signers of a Dropbox Sign (HelloSign) signature request: who signed, who is awaited.",
-  // Dropbox Sign posts the event as JSON in the `json` form field.
-  body: payloadField("json", { unlessJsonContentType: true }),
+  body: jsonField(),
   classify: ({ payload }) => (payload.has("signature_request") ? "signature_request" : "account_event"),
   events: {
     signature_request: (p): Reply => reply(ACKNOWLEDGEMENT, signatureRequest(p)),

@@ -9,6 +9,7 @@ import {
   isOpenedViaTransfer,
 } from "./events.js";
 import type { GitHubEvent } from "./events.js";
+import { checkSuiteMessage, workflowJobMessage, workflowRunMessage } from "./actions.js";
 import * as m from "./messages.js";
 
 /** The URL options GitHub's integration understands. */
@@ -121,6 +122,9 @@ const sponsorHandlers = Object.fromEntries(SPONSORS_EVENT_TYPES.map((e) => [e, s
 
 /** The event table: one handler per Zulip event name (a missing or misspelt name does not compile). */
 const events: Record<GitHubEvent, GitHubHandler> = {
+  workflow_run: workflowRunMessage,
+  workflow_job: workflowJobMessage,
+  check_suite: checkSuiteMessage,
   push_commits: pushCommits,
   push_tags: (p) => msg(repoTopic(p), m.pushTagsBody(p)),
   opened_pull_request: pullRequest,

@@ -14,6 +14,10 @@ export const SPONSORS_EVENT_TYPES = [
 
 /** Zulip's `ALL_EVENT_TYPES` for GitHub: the keys of the event table, which `only_events` / `exclude_events` match. */
 export const GITHUB_EVENT_TYPES = [
+  // GitHub Actions and checks, beyond Zulip.
+  "workflow_run",
+  "workflow_job",
+  "check_suite",
   "commit_comment",
   "closed_pull_request",
   "create",
@@ -62,7 +66,6 @@ export type GitHubEvent = (typeof GITHUB_EVENT_TYPES)[number];
 
 /** Events GitHub sends that are deliberately not reported. */
 export const IGNORED_EVENTS = [
-  "check_suite",
   "label",
   "meta",
   "milestone",
@@ -91,6 +94,9 @@ export const MERGE_QUEUE_PUSH_EVENT = "push_merge_queue";
 /** Events named after their header, whatever their action (the handler reads the action itself). */
 const SIMPLE_EVENTS = new Set<string>([
   "check_run",
+  "check_suite",
+  "workflow_job",
+  "workflow_run",
   "commit_comment",
   "create",
   "delete",

@@ -68,9 +68,9 @@ describe("github: behaviour the recorded cases do not show", () => {
   });
 
   it("rejects an unknown event with its header and action", () => {
-    expect(errorOf(() => send("workflow_run", { action: "completed" }))).toMatchObject({
+    expect(errorOf(() => send("merge_group", { action: "checks_requested" }))).toMatchObject({
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
-      event_type: "workflow_run:completed",
+      event_type: "merge_group:checks_requested",
     });
   });
 

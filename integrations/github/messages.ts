@@ -38,7 +38,7 @@ function repositoryFullName(p: Wild): string {
   return p.get("repository").get("full_name").str();
 }
 
-function repositoryUrl(p: Wild): string {
+export function repositoryUrl(p: Wild): string {
   return p.get("repository").get("html_url").str();
 }
 

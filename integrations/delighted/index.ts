@@ -23,6 +23,13 @@ export default defineIntegration({
   displayName: "Delighted",
   categories: ["communication"],
   description: "Posts Delighted survey responses with their score and comment.",
+  // Delighted signs the body with the account's private API key: `sha256=<hex HMAC-SHA256>`.
+  signature: {
+    kind: "hmac",
+    header: "X-Delighted-Webhook-Signature",
+    algorithm: "sha256",
+    prefix: "sha256=",
+  },
   classify: ({ payload }): string => payload.opt("event_type")?.text() ?? "survey_response.created",
   events: {
     "survey_response.created": surveyResponse,

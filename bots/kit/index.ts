@@ -23,6 +23,10 @@ export {
   UploadsNotSupportedError,
 } from "./errors.js";
 export { quitBot, readBotFile, uploadFile } from "./features.js";
+export { IllegalMoveError, defineGame } from "./game.js";
+export type { GameRules } from "./game.js";
+export { ServiceUnavailableError, getJson, pick } from "./http.js";
+export type { GetJsonOptions, JsonResponse } from "./http.js";
 export { MemoryBotHandler, MemoryBotStorage } from "./memory-handler.js";
 export type { BotAction, MemoryBotHandlerOptions } from "./memory-handler.js";
 export {

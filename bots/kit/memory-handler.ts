@@ -1,5 +1,5 @@
 import { replyTarget } from "./dispatch.js";
-import { BotStorageKeyError } from "./errors.js";
+import { BotQuitError, BotStorageKeyError } from "./errors.js";
 import type {
   BotConfigInfo,
   BotHandler,
@@ -9,6 +9,8 @@ import type {
   MessageUpdate,
   OutgoingMessage,
   SentMessage,
+  UploadFile,
+  UploadedFile,
 } from "./types.js";
 
 /** In-memory storage; values go through JSON like the real one, so a bot cannot rely on sharing objects. */
@@ -40,7 +42,8 @@ export class MemoryBotStorage implements BotStorage {
 export type BotAction =
   | { kind: "send"; id: number; message: OutgoingMessage }
   | { kind: "update"; update: MessageUpdate }
-  | { kind: "react"; messageId: number; emojiName: string };
+  | { kind: "react"; messageId: number; emojiName: string }
+  | { kind: "upload"; name: string; size: number };
 
 export interface MemoryBotHandlerOptions {
   identity?: Partial<BotIdentity>;
@@ -96,5 +99,16 @@ export class MemoryBotHandler implements BotHandler {
   updateMessage(update: MessageUpdate): Promise<void> {
     this.actions.push({ kind: "update", update });
     return Promise.resolve();
+  }
+
+  quit(reason?: string): never {
+    throw new BotQuitError(reason);
+  }
+
+  /** Records the upload; the uri is `/user_uploads/test/<name>`. */
+  uploadFile(file: UploadFile): Promise<UploadedFile> {
+    const size = typeof file.content === "string" ? Buffer.byteLength(file.content) : file.content.length;
+    this.actions.push({ kind: "upload", name: file.name, size });
+    return Promise.resolve({ uri: `/user_uploads/test/${encodeURIComponent(file.name)}` });
   }
 }

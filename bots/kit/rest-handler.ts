@@ -108,13 +108,19 @@ export class ChatApiClient {
     method: HttpMethod,
     endpoint: string,
     args: ApiArgs = {},
-    options: { authenticated?: boolean; retry?: RetryPolicy } = {},
+    options: { authenticated?: boolean; retry?: RetryPolicy; signal?: AbortSignal } = {},
   ): Promise<ApiResponse> {
     const policy = options.retry ?? this.options.retry ?? DEFAULT_RETRY_POLICY;
     const sleep = this.options.sleep ?? realSleep;
     for (let retry = 1; ; retry++) {
       try {
-        const result = await this.callOnce(method, endpoint, args, options.authenticated ?? true);
+        const result = await this.callOnce(
+          method,
+          endpoint,
+          args,
+          options.authenticated ?? true,
+          options.signal,
+        );
         this.options.observer?.onSuccess?.({ method, endpoint });
         return result;
       } catch (err) {
@@ -186,6 +192,7 @@ export class ChatApiClient {
     endpoint: string,
     args: ApiArgs,
     authenticated: boolean,
+    signal?: AbortSignal,
   ): Promise<ApiResponse> {
     const url = `${this.baseUrl}/${endpoint}`;
     const encoded = encodeApiArgs(args);
@@ -202,6 +209,7 @@ export class ChatApiClient {
         retry: { limit: 0 },
         throwHttpErrors: false,
         followRedirect: false,
+        ...(signal === undefined ? {} : { signal }),
       });
       status = response.statusCode;
       text = response.body;

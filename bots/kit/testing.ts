@@ -44,6 +44,7 @@ function visibleText(action: BotAction): string | null {
     case "update":
       return action.update.content;
     case "react":
+    case "upload":
       return null;
   }
 }

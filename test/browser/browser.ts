@@ -32,8 +32,9 @@ let skipNoticePrinted = false;
 export function printSkipNotice(): void {
   if (skipNoticePrinted) return;
   skipNoticePrinted = true;
-  console.warn(
-    `SKIPPED browser tests: no Chromium at ${CHROMIUM} (install it with \`apt-get install -y chromium\`; .ci/run does).`,
+  // Straight to stderr: Jest shows no console output of a suite whose tests are all skipped.
+  process.stderr.write(
+    `\nSKIPPED browser tests: no Chromium at ${CHROMIUM} (install it with \`apt-get install -y chromium\`; .ci/run does).\n`,
   );
 }
 

@@ -177,7 +177,14 @@ export function Compose({ store, narrow }: { store: ChatStore; narrow: Narrow })
                 pick(p);
               }}
             >
-              {p.full_name} {p.is_bot ? <span class="tag">bot</span> : null} <small>{p.email}</small>
+              {p.full_name}
+              {p.is_bot ? (
+                <>
+                  {" "}
+                  <span class="tag">bot</span>
+                </>
+              ) : null}{" "}
+              <small>{p.email}</small>
             </li>
           ))}
         </ul>

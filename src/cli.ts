@@ -8,6 +8,7 @@ import { startServer } from "./server.js";
 import { writeSecretFile } from "./secure-files.js";
 import { readZuliprc, sendWebhookFixture } from "./tools/send-webhook-fixture.js";
 import { integrations } from "../integrations/index.js";
+import { integrationSummary } from "./domain/webhooks/integration-summary.js";
 import { loadBotServerConfig, startBotServer, stderrLogger } from "../bots/server/index.js";
 import type { RunningBotServer } from "../bots/server/index.js";
 import {
@@ -281,12 +282,12 @@ export async function main(args: string[]): Promise<void> {
       "List the incoming-webhook integrations with their options and events",
       (y) => y.option("json", { type: "boolean", default: false, describe: "Print JSON" }),
       (argv) => {
-        const list = integrations.map((i) => ({
+        const list = integrations.map(integrationSummary).map((i) => ({
           name: i.name,
-          displayName: i.displayName,
-          url: `/api/v1/external/${i.name}`,
-          options: Object.entries(i.options ?? {}).map(([key, spec]) => ({ key, label: spec.label })),
-          events: i.allEventTypes ?? Object.keys(i.handlers),
+          displayName: i.display_name,
+          url: i.url,
+          options: i.options.map(({ key, label }) => ({ key, label })),
+          events: i.events,
         }));
         if (argv.json) {
           console.log(JSON.stringify(list, null, 2));
@@ -297,6 +298,46 @@ export async function main(args: string[]): Promise<void> {
           for (const o of i.options) console.log(`  option ${o.key}: ${o.label}`);
           console.log(`  events: ${i.events.join(", ")}`);
         }
+      },
+    )
+    .command(
+      "integration-url <integration>",
+      "Create (or reuse) an incoming-webhook bot and print the URL to paste into a service",
+      (y) =>
+        y
+          .positional("integration", {
+            type: "string",
+            demandOption: true,
+            describe: "Integration (github, …)",
+          })
+          .option("stream", { type: "string", demandOption: true, describe: "Stream the messages go to" })
+          .option("topic", {
+            type: "string",
+            describe: "Topic for every message (default: the integration's)",
+          })
+          .option("bot", {
+            type: "string",
+            describe: "The bot's short name (default: the integration's name)",
+          })
+          .option("zuliprc", {
+            type: "string",
+            default: "./data/zuliprc",
+            describe: "zuliprc of the user who will own the bot (the organization owner's)",
+          }),
+      async (argv) => {
+        const { integrationUrl, integrationUrlText } = await import("./tools/integration-url.js");
+        const integration = integrations.find((i) => i.name === argv.integration);
+        if (integration === undefined) {
+          throw new Error(
+            `Unknown integration '${argv.integration}' (npx chat-server integrations lists them)`,
+          );
+        }
+        const result = await integrationUrl(readZuliprc(argv.zuliprc), integration, {
+          stream: argv.stream,
+          topic: argv.topic,
+          bot: argv.bot,
+        });
+        process.stdout.write(integrationUrlText(integration, result));
       },
     )
     .command(
@@ -372,7 +413,10 @@ export async function main(args: string[]): Promise<void> {
         else writeSecretFile(argv.output, botserverrcSection(entry));
       },
     )
-    .demandCommand(1, "Name a command: serve, send-webhook-fixture, integrations, botserverrc, create-bot")
+    .demandCommand(
+      1,
+      "Name a command: serve, send-webhook-fixture, integrations, integration-url, botserverrc, create-bot",
+    )
     .strict()
     .fail((msg: string | null, err: Error | undefined) => {
       // One clear line, no usage dump and no stack trace (logs at --log-level debug have details).

@@ -1,0 +1,152 @@
+/**
+ * `chat-server integration-url`: an incoming-webhook bot created (then reused) through the API of a
+ * running server, and a URL that posts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { integrations } from "../../integrations/index.js";
+import { integrationUrl, integrationUrlText } from "../../src/tools/integration-url.js";
+import { runProcess } from "../helpers/process.js";
+import { startTestServer } from "../helpers/test-server.js";
+import type { TestServer } from "../helpers/test-server.js";
+
+let t: TestServer;
+let zuliprc: string;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "integration-url-"));
+  zuliprc = path.join(dir, "zuliprc");
+  fs.writeFileSync(
+    zuliprc,
+    `[api]\nemail=${t.users.iago.email}\nkey=${t.users.iago.apiKey}\nsite=${t.url}\n`,
+    {
+      mode: 0o600,
+    },
+  );
+  const res = await t.api.post("/api/v1/users/me/subscriptions", {
+    as: t.users.iago,
+    params: { subscriptions: [{ name: "deploys" }] },
+  });
+  expect(res.status).toBe(200);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const helloworld = integrations.find((i) => i.name === "helloworld");
+const rc = (): { email: string; key: string; site: string } => ({
+  email: t.users.iago.email,
+  key: t.users.iago.apiKey,
+  site: t.url,
+});
+
+describe("integration-url", () => {
+  it("creates an incoming-webhook bot once, then reuses it, and its URL posts", async () => {
+    if (helloworld === undefined) throw new Error("helloworld is not registered");
+    const first = await integrationUrl(rc(), helloworld, { stream: "deploys", topic: "from the CLI" });
+    const again = await integrationUrl(rc(), helloworld, { stream: "deploys", topic: "from the CLI" });
+    expect({ created: first.created, email: first.botEmail }).toEqual({
+      created: true,
+      email: "helloworld-bot@zulip.com",
+    });
+    expect(again).toEqual({ ...first, created: false });
+    const key = new URL(first.url).searchParams.get("api_key") ?? "";
+    expect(first.url).toBe(
+      `${t.url}/api/v1/external/helloworld?api_key=${key}&stream=deploys&topic=from+the+CLI`,
+    );
+
+    const bots = await t.api.get("/api/v1/bots", { as: t.users.iago });
+    const bot = (bots.body.bots as { email: string; bot_type: number; api_key: string }[]).find(
+      (b) => b.email === first.botEmail,
+    );
+    expect({ type: bot?.bot_type, key: bot?.api_key }).toEqual({ type: 2, key });
+
+    const posted = await fetch(first.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        featured_title: "Ada Lovelace",
+        featured_url: "https://en.wikipedia.org/wiki/Ada_Lovelace",
+      }),
+    });
+    expect(posted.status).toBe(200);
+    const res = await t.api.get("/api/v1/messages", {
+      as: t.users.iago,
+      params: {
+        anchor: "newest",
+        num_before: 1,
+        num_after: 0,
+        narrow: [["stream", "deploys"]],
+        apply_markdown: false,
+      },
+    });
+    const [m] = res.body.messages as { subject: string; sender_email: string }[];
+    expect({ topic: m?.subject, sender: m?.sender_email }).toEqual({
+      topic: "from the CLI",
+      sender: "helloworld-bot@zulip.com",
+    });
+  });
+
+  it("prints the URL with the integration's options and events", () => {
+    const github = integrations.find((i) => i.name === "github");
+    if (github === undefined) throw new Error("github is not registered");
+    const text = integrationUrlText(github, {
+      url: "http://chat.example/api/v1/external/github?api_key=KEY&stream=dev",
+      botEmail: "github-bot@chat.example",
+      created: true,
+    });
+    const lines = text.split("\n");
+    expect(lines.slice(0, 6)).toEqual([
+      "GitHub: paste this URL into the service's webhook settings",
+      "(created the incoming-webhook bot github-bot@chat.example):",
+      "",
+      "  http://chat.example/api/v1/external/github?api_key=KEY&stream=dev",
+      "",
+      "Event header: X-GitHub-Event",
+    ]);
+    expect(lines).toContain("  branches: Only notify for pushes to these branches (comma-separated)");
+    expect(lines.find((l) => l.startsWith("Events"))).toMatch(/: workflow_run, workflow_job, check_suite, /);
+    expect(lines).toContain(
+      "Signature: set the service's secret as the bot's config `github_secret` to have X-Hub-Signature-256 verified.",
+    );
+  });
+
+  it("runs from the command line, with --help", async () => {
+    const help = await runProcess(["bin/chat-server.js", "integration-url", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.output).toContain("--stream");
+    const run = await runProcess([
+      "bin/chat-server.js",
+      "integration-url",
+      "uptimerobot",
+      "--stream",
+      "deploys",
+      "--zuliprc",
+      zuliprc,
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.output).toMatch(
+      new RegExp(
+        `^ {2}${t.url.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}/api/v1/external/uptimerobot\\?api_key=[A-Za-z0-9]{32}&stream=deploys$`,
+        "m",
+      ),
+    );
+    expect(run.output).toContain("(created the incoming-webhook bot uptimerobot-bot@zulip.com):");
+    const unknown = await runProcess([
+      "bin/chat-server.js",
+      "integration-url",
+      "nosuch",
+      "--stream",
+      "x",
+      "--zuliprc",
+      zuliprc,
+    ]);
+    expect({ code: unknown.code, output: unknown.output.trim() }).toEqual({
+      code: 1,
+      output: "Unknown integration 'nosuch' (npx chat-server integrations lists them)",
+    });
+  });
+});

@@ -11,6 +11,9 @@ export default defineIntegration({
   signature: { kind: "hmac", header: "Linear-Signature", algorithm: "sha256" },
   classify: ({ payload }): string => {
     const type = payload.get("type").str();
+    // Project events name who acted (`actor`, in Linear's current payloads). Zulip's integration
+    // accepts project events and posts nothing; older payloads without an actor are kept silent so.
+    if ((type === "Project" || type === "ProjectUpdate") && !payload.has("actor")) return type;
     if (type === "Issue") return payload.get("data").has("parentId") ? "sub_issue" : "issue";
     if (type === "Comment") return "comment";
     if (type === "Project") return "project";
@@ -26,5 +29,5 @@ export default defineIntegration({
     project: m.project,
     project_update: m.projectUpdate,
   },
-  ignoredEvents: ["IssueLabel", "Cycle", "Reaction"],
+  ignoredEvents: ["IssueLabel", "Cycle", "Reaction", "Project", "ProjectUpdate"],
 });

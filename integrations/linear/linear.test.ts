@@ -61,6 +61,10 @@ describe("linear: events the recorded cases do not show", () => {
     });
   });
 
+  it("stays silent on project payloads without an actor, as Zulip does", () => {
+    expectFixture(linear, here, "project__create_without_actor", null);
+  });
+
   it("posts a project status update", () => {
     expectFixture(linear, here, "project_update__create", {
       topic: "Project: Website relaunch",

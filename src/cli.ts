@@ -413,9 +413,33 @@ export async function main(args: string[]): Promise<void> {
         else writeSecretFile(argv.output, botserverrcSection(entry));
       },
     )
+    .command(
+      "run-bot <name>",
+      "Run a bundled bot (or --bot-path) as an event-queue client, without a bot server",
+      (y) =>
+        y
+          .positional("name", { type: "string", demandOption: true, describe: "Bundled bot (helloworld, …)" })
+          .option("zuliprc", { type: "string", demandOption: true, describe: "The bot's zuliprc" })
+          .option("bot-config-file", { type: "string", describe: "INI file with the bot's own settings" })
+          .option("bot-path", {
+            type: "string",
+            describe: "Module of a bot of your own (defineBot default export)",
+          })
+          .option("log-format", { choices: ["text", "json"] as const, default: "text" as const }),
+      async (argv) => {
+        const { runBotCommand } = await import("../bots/runner/command.js");
+        await runBotCommand({
+          name: argv.name,
+          zuliprc: argv.zuliprc,
+          logFormat: argv["log-format"],
+          ...(argv["bot-config-file"] === undefined ? {} : { botConfigFile: argv["bot-config-file"] }),
+          ...(argv["bot-path"] === undefined ? {} : { botPath: argv["bot-path"] }),
+        });
+      },
+    )
     .demandCommand(
       1,
-      "Name a command: serve, send-webhook-fixture, integrations, integration-url, botserverrc, create-bot",
+      "Name a command: serve, send-webhook-fixture, integrations, integration-url, botserverrc, create-bot, run-bot",
     )
     .strict()
     .fail((msg: string | null, err: Error | undefined) => {

@@ -186,6 +186,46 @@ describeBrowser("web app in Chromium", () => {
     await expect(feed.getByRole("link", { name: "#Denmark › hello-world / main" }).count()).resolves.toBe(1);
   }, 90_000);
 
+  it("creates outgoing and embedded bots, shows the botserverrc section and saves a signing secret", async () => {
+    const page = await newPage();
+    await signIn(page, server.url, server.users.iago.email, OWNER_PASSWORD);
+    await page.getByRole("link", { name: "Your bots" }).click();
+
+    await page.getByRole("button", { name: "Add a new bot" }).click();
+    await page.getByLabel("Bot type").selectOption({ label: "Outgoing webhook" });
+    await page.getByLabel("Name", { exact: true }).fill("Echo");
+    await page.getByLabel("Endpoint URL").fill("http://127.0.0.1:5002/");
+    await page.getByRole("button", { name: "Create bot" }).click();
+    const echo = page.getByRole("listitem", { name: "Echo" });
+    await echo.waitFor();
+    const stored = (await server.running.services.users.byEmail("echo-bot@zulip.com"))!;
+    const [service] = await server.running.services.users.servicesOf(stored.id);
+    await expect(echo.getByLabel("botserverrc section").inputValue()).resolves.toBe(
+      `[echo]\nemail=echo-bot@zulip.com\nkey=${stored.apiKey}\nsite=${server.url}\ntoken=${service!.token}\n`,
+    );
+    await expect(echo.getByRole("link", { name: "Download zuliprc" }).getAttribute("download")).resolves.toBe(
+      "zuliprc",
+    );
+    await expect(echo.getByLabel("Endpoint URL").inputValue()).resolves.toBe("http://127.0.0.1:5002/");
+
+    await page.getByRole("button", { name: "Add a new bot" }).click();
+    await page.getByLabel("Bot type").selectOption({ label: "Embedded" });
+    await page.getByLabel("Name", { exact: true }).fill("Converter");
+    await page.getByLabel("Bot", { exact: true }).fill("converter");
+    await page.getByRole("button", { name: "Create bot" }).click();
+    await page.getByRole("listitem", { name: "Converter" }).waitFor();
+    expect((await server.running.services.users.byEmail("converter-bot@zulip.com"))?.botType).toBe(4);
+
+    const hook = page.getByRole("listitem", { name: "Zulip Webhook Bot" });
+    await hook.getByLabel("Secret for").selectOption("github");
+    await hook.getByLabel("Signing secret").fill("s3cret");
+    await hook.getByRole("button", { name: "Save secret" }).click();
+    await hook.getByRole("status").filter({ hasText: "Signing secret saved." }).waitFor();
+    await expect(server.running.services.users.botConfig(server.users.webhookBot.id)).resolves.toEqual({
+      github_secret: "s3cret",
+    });
+  }, 60_000);
+
   it("sends a test payload from the integration page and shows the result", async () => {
     const page = await newPage();
     await signIn(page, server.url, server.users.iago.email, OWNER_PASSWORD);

@@ -181,18 +181,26 @@ export function source(p: Wild): HandlerResult {
   return message(e.customer ?? "", defaultBody(e));
 }
 
+const DAY = 60 * 60 * 24;
+
+/**
+ * Whole days (rounded) from when Stripe created the event to the trial's end. Stripe sends the
+ * event three days ahead (Zulip counts from the moment it arrives, which a handler cannot read):
+ * when the event's time is missing or not within 30 days before the end, three days is assumed.
+ */
+export function trialDaysLeft(createdAt: unknown, trialEnd: unknown): number {
+  if (typeof createdAt !== "number" || typeof trialEnd !== "number") return 3;
+  const seconds = trialEnd - createdAt;
+  if (seconds < 0 || seconds > 30 * DAY) return 3;
+  return Math.floor((seconds + DAY / 2) / DAY);
+}
+
 export function subscription(p: Wild): HandlerResult {
   const e = readEvent(p);
   let body = defaultBody(e);
   if (body === SUPPRESSED) return null;
   if (e.event === "trial_will_end") {
-    const DAY = 60 * 60 * 24;
-    // Days from when Stripe sent the event (Zulip counts from the time it arrives).
-    const sentAt = p.opt("created")?.num() ?? 0;
-    const trialEnd = e.object.opt("trial_end")?.num();
-    if (trialEnd !== undefined && sentAt !== 0) {
-      body += ` in ${Math.floor((trialEnd - sentAt + Math.floor(DAY / 2)) / DAY)} days`;
-    }
+    body += ` in ${trialDaysLeft(p.opt("created")?.value, e.object.opt("trial_end")?.value)} days`;
   }
   if (e.event === "created") {
     const plan = e.object.opt("plan");

@@ -3,7 +3,7 @@ import { verifySignature } from "../../src/domain/webhooks/signatures.js";
 import { JsonableError } from "../../src/errors.js";
 import { casePayload, describeCases, dispatchPayload, expectFixture, onlyMessage } from "../kit/testing.js";
 import stripe from "./index.js";
-import { amountString, linkifiedId } from "./messages.js";
+import { amountString, linkifiedId, trialDaysLeft } from "./messages.js";
 import { pythonRepr, pythonStr } from "./python-str.js";
 
 const cases = new URL("./fixtures/cases", import.meta.url);
@@ -363,6 +363,13 @@ describe("stripe: routing and omitted fields", () => {
     expect(linkifiedId("re_1", true)).toBe("[refund](https://dashboard.stripe.com/refunds/re_1)");
     expect(linkifiedId("card_1")).toBe("Card");
     expect(linkifiedId("pm_1")).toBe("pm_1");
+  });
+
+  it("counts the days left of a trial from the event's time, else Stripe's three", () => {
+    expect(trialDaysLeft(1700000000, 1700000000 + 3 * 86400 - 100)).toBe(3);
+    expect(trialDaysLeft(1700000000, 1700000000 + 86400 * 7)).toBe(7);
+    expect(trialDaysLeft(1326853478, 1480892861)).toBe(3);
+    expect(trialDaysLeft(undefined, 1480892861)).toBe(3);
   });
 
   it("writes amounts as Zulip does", () => {

@@ -6,6 +6,7 @@ import { MemoryEventQueueStore } from "./domain/events/memory-queue-store.js";
 import { MessageService } from "./domain/messages/message-service.js";
 import { BotStorageService } from "./domain/outgoing/bot-storage-service.js";
 import { OutgoingWebhookService } from "./domain/outgoing/outgoing-webhook-service.js";
+import { StreamAccess } from "./domain/streams/access.js";
 import { StreamService } from "./domain/streams/stream-service.js";
 import { UserService } from "./domain/users/user-service.js";
 import { WebhookService, registryOf } from "./domain/webhooks/webhook-service.js";
@@ -13,15 +14,18 @@ import type { SendMessage } from "./domain/webhooks/webhook-service.js";
 import { integrations } from "../integrations/index.js";
 import type { Logger } from "./logger.js";
 import type { Db } from "./store/db.js";
+import { repoStore } from "./store/repos.js";
 import { UsersRepo } from "./store/users-repo.js";
 import { SessionsRepo } from "./store/sessions-repo.js";
 import { SessionService } from "./domain/web/session-service.js";
+import { createUserFeatures } from "./user-features.js";
+import type { UserFeatures } from "./user-features.js";
 
 /**
  * The domain services of one server process, wired to one store. Routes receive this object;
  * each area (messaging, events, webhooks, bots) adds its service here.
  */
-export interface Services {
+export interface Services extends UserFeatures {
   db: Db;
   config: ServerConfig;
   clock: Clock;
@@ -52,10 +56,21 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
   const events: EventSink = eventQueues;
   const users = new UserService(new UsersRepo(db), events, clock, () => config.botDomain);
   const closers: (() => Promise<void> | void)[] = [() => eventQueues.close()];
-  const streams: StreamService = new StreamService(db, events, clock, users, () => messages, logger);
+  const store = repoStore(db);
+  const streamAccess = new StreamAccess(store.read.streams);
+  const messages = new MessageService({ store, users, streams: streamAccess, events, clock, logger });
+  // Stream changes post their announcements and notices through the messages service.
+  const streams = new StreamService({
+    store,
+    events,
+    clock,
+    users,
+    access: streamAccess,
+    notices: messages,
+    logger,
+  });
   // As in Zulip, new human users join the organization's default streams ("general").
   users.onUserCreated((user) => streams.subscribeToDefaultStreams(user));
-  const messages: MessageService = new MessageService({ db, users, streams, events, clock, logger });
   // Webhooks and owner notices post through the messages service (integrations may leave the topic blank).
   const sendMessage: SendMessage = (sender, message) =>
     messages.send(sender, { ...message, allowEmptyTopic: true });
@@ -99,6 +114,8 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
     botStorage,
     outgoing,
     sessions: new SessionService(new SessionsRepo(db), users, clock),
+    // Presence, typing, user status and the per-user state register reports (src/user-features.ts).
+    ...createUserFeatures({ db, events, clock, users, streams: streamAccess }),
     maxMessageId: (userId) => messages.maxMessageId(userId),
     async close() {
       for (const close of closers.reverse()) await close();

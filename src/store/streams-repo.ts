@@ -1,4 +1,4 @@
-import type { Queryable, SqlValue } from "./db.js";
+import type { Queryable } from "./db.js";
 import { placeholders, sqlBool } from "./db.js";
 import type { MutedTopic, Stream, Subscription } from "../domain/streams/types.js";
 
@@ -205,10 +205,10 @@ export class StreamsRepo {
     userId: number,
     streamId: number,
     column: SubscriptionColumn,
-    value: SqlValue,
+    value: string | boolean,
   ): Promise<void> {
     await this.db.run(`UPDATE subscriptions SET ${column} = ? WHERE user_id = ? AND stream_id = ?`, [
-      value,
+      typeof value === "boolean" ? sqlBool(value) : value,
       userId,
       streamId,
     ]);

@@ -1,42 +1,89 @@
-/**
- * Zulip's UserMessage flags as a bitmask. The API lists flag names in bit order and never shows
- * the internal `is_private` bit.
- */
-export const Flag = {
-  read: 1,
-  starred: 2,
-  collapsed: 4,
-  mentioned: 8,
-  wildcard_mentioned: 16,
-  has_alert_word: 512,
-  historical: 1024,
-  is_private: 2048,
-} as const;
+import { JsonableError } from "../../errors.js";
+import { flagsEvent } from "../../wire/events.js";
+import type { User } from "../users/types.js";
+import { accessMessage } from "./access.js";
+import { API_FLAGS, EDITABLE_FLAGS, Flag, HISTORICAL_FLAGS } from "./flag-bits.js";
+import type { FlagName } from "./flag-bits.js";
+import type { MessageDeps } from "./ports.js";
 
-export type FlagName = keyof typeof Flag;
+function publishFlags(
+  deps: MessageDeps,
+  userId: number,
+  op: "add" | "remove",
+  flag: string,
+  ids: number[],
+  all = false,
+): void {
+  deps.events.send(flagsEvent(op, flag, ids, all), [userId]);
+}
 
-/** Flags a client may change through POST /messages/flags. */
-export const EDITABLE_FLAGS: readonly string[] = ["read", "starred", "collapsed"];
+/** POST /mark_all_as_read. Always publishes the `all: true` event, as Zulip does. */
+export async function markAllAsRead(deps: MessageDeps, user: User): Promise<void> {
+  await deps.store.transaction(({ messages }) => messages.changeFlag(user.id, Flag.read, true, {}));
+  publishFlags(deps, user.id, "add", "read", [], true);
+}
 
-/** Every flag name the API knows (others: "Invalid flag"). */
-export const API_FLAGS: readonly string[] = [
-  "read",
-  "starred",
-  "collapsed",
-  "mentioned",
-  "wildcard_mentioned",
-  "has_alert_word",
-  "historical",
-];
+/** POST /mark_stream_as_read ("Invalid stream ID" when unknown or inaccessible). */
+export async function markStreamAsRead(deps: MessageDeps, user: User, streamId: number): Promise<void> {
+  const stream = await deps.streams.accessibleById(user, streamId);
+  const changed = await deps.store.transaction(({ messages }) =>
+    messages.changeFlag(user.id, Flag.read, true, { streamId: stream.id }),
+  );
+  if (changed.length > 0) publishFlags(deps, user.id, "add", "read", changed);
+}
 
-/** The flags of a row the user never received but may read (public history): read + historical. */
-export const HISTORICAL_FLAGS = Flag.read | Flag.historical;
-
-/** The API's list of flag names for a bitmask. */
-export function flagNames(bits: number): string[] {
-  const names: string[] = [];
-  for (const name of API_FLAGS) {
-    if ((bits & Flag[name as FlagName]) !== 0) names.push(name);
+/** POST /mark_topic_as_read ("No such topic 'x'" when the user has no message there). */
+export async function markTopicAsRead(
+  deps: MessageDeps,
+  user: User,
+  streamId: number,
+  topicName: string,
+): Promise<void> {
+  const stream = await deps.streams.accessibleById(user, streamId);
+  if (topicName !== "" && !(await deps.store.read.messages.hasTopic(user.id, stream.id, topicName))) {
+    throw new JsonableError(`No such topic '${topicName}'`);
   }
-  return names;
+  const changed = await deps.store.transaction(({ messages }) =>
+    messages.changeFlag(
+      user.id,
+      Flag.read,
+      true,
+      // An empty topic_name marks the whole stream, as in Zulip.
+      topicName === "" ? { streamId: stream.id } : { streamId: stream.id, topic: topicName },
+    ),
+  );
+  if (changed.length > 0) publishFlags(deps, user.id, "add", "read", changed);
+}
+
+/**
+ * POST /messages/flags. Messages the user can read without having received them (public
+ * history) may be starred: a read+historical row is created. Returns the ids whose flag changed.
+ */
+export async function updateFlags(
+  deps: MessageDeps,
+  user: User,
+  messageIds: readonly number[],
+  op: string,
+  flag: string,
+): Promise<number[]> {
+  if (!API_FLAGS.includes(flag)) throw new JsonableError(`Invalid flag: '${flag}'`);
+  if (!EDITABLE_FLAGS.includes(flag)) throw new JsonableError(`Flag not editable: '${flag}'`);
+  if (op !== "add" && op !== "remove") throw new JsonableError(`Invalid message flag operation: '${op}'`);
+  const ids = [...new Set(messageIds)];
+  const have = await deps.store.read.messages.flagsOfMany(user.id, ids);
+  const historical: number[] = [];
+  for (const id of ids) {
+    if (have.has(id)) continue;
+    await accessMessage(deps, user, id);
+    historical.push(id);
+  }
+  const bit = Flag[flag as FlagName];
+  const changed = await deps.store.transaction(async ({ messages: repo }) => {
+    if (flag === "starred" && op === "add") {
+      for (const id of historical) await repo.insertUserMessage(user.id, id, HISTORICAL_FLAGS);
+    }
+    return repo.changeFlag(user.id, bit, op === "add", { messageIds: ids });
+  });
+  if (changed.length > 0) publishFlags(deps, user.id, op, flag, changed);
+  return changed;
 }

@@ -1,6 +1,5 @@
 import { JsonableError } from "../../errors.js";
-import type { Db } from "../../store/db.js";
-import { UsersRepo } from "../../store/users-repo.js";
+import type { RepoStore } from "../../store/repos.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { User } from "../users/types.js";
 
@@ -58,13 +57,13 @@ export const NOTIFICATION_SOUNDS: readonly string[] = ["chime", "ding", "zulip",
 /** Global notification settings, stored in `user_settings` next to the user's other settings. */
 export class NotificationSettingsStore {
   constructor(
-    private readonly db: Db,
+    private readonly store: RepoStore,
     private readonly events: EventSink,
   ) {}
 
   /** The user's settings, Zulip's defaults for those never set. */
   async get(userId: number): Promise<NotificationSettings> {
-    return withDefaults(await new UsersRepo(this.db).userSettings(userId));
+    return withDefaults(await this.store.read.users.userSettings(userId));
   }
 
   /**
@@ -83,8 +82,7 @@ export class NotificationSettingsStore {
       throw new JsonableError(`Invalid notification sound '${sound}'`);
     }
     const changed: Record<string, unknown> = {};
-    await this.db.transaction(async (tx) => {
-      const repo = new UsersRepo(tx);
+    await this.store.transaction(async ({ users: repo }) => {
       const stored = await repo.userSettings(user.id);
       const current = withDefaults(stored);
       for (const name of NOTIFICATION_SETTING_NAMES) {

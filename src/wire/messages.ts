@@ -1,6 +1,12 @@
-import { avatarUrl } from "../users/avatar.js";
-import type { User } from "../users/types.js";
-import type { EditHistoryEntry, PresentOptions, Reaction, StoredMessage } from "./types.js";
+import { avatarUrl } from "../domain/users/avatar.js";
+import type { User } from "../domain/users/types.js";
+import type {
+  EditHistoryEntry,
+  FetchResult,
+  PresentOptions,
+  Reaction,
+  StoredMessage,
+} from "../domain/messages/types.js";
 
 /** What a message dict needs besides the stored row. */
 export interface WireContext {
@@ -81,4 +87,16 @@ export function messageWire(
     if (m.editHistory !== null) out["edit_history"] = editHistoryWire(m.editHistory);
   }
   return out;
+}
+
+/** GET /messages's response fields (besides result and msg). */
+export function fetchResultWire(r: FetchResult): Record<string, unknown> {
+  return {
+    anchor: r.anchor,
+    found_anchor: r.foundAnchor,
+    found_oldest: r.foundOldest,
+    found_newest: r.foundNewest,
+    history_limited: r.historyLimited,
+    messages: r.messages,
+  };
 }

@@ -1,0 +1,55 @@
+import type { EventRecipient } from "../events/event-sink.js";
+import type { Stream } from "../streams/types.js";
+import { isGuest } from "../users/types.js";
+import type { User } from "../users/types.js";
+import { HISTORICAL_FLAGS, flagNames } from "./flag-bits.js";
+import { invalidMessage } from "./content.js";
+import type { MessageDeps } from "./ports.js";
+import type { StoredMessage } from "./types.js";
+
+/**
+ * Zulip's has_message_access: the user's own row, or a stream message whose history the user may
+ * read (public stream and not a guest, or subscribed to a stream with shared history).
+ */
+export async function accessMessage(
+  deps: MessageDeps,
+  user: User,
+  id: number,
+): Promise<{ message: StoredMessage; flags: number }> {
+  const repo = deps.store.read.messages;
+  const message = await repo.byId(id);
+  if (message === undefined) throw invalidMessage();
+  const flags = await repo.flagsOf(user.id, id);
+  if (flags !== undefined) return { message, flags };
+  if (message.streamId === null) throw invalidMessage();
+  const stream = await deps.streams.byId(message.streamId);
+  if (stream === undefined || !(await canReadHistory(deps, user, stream))) throw invalidMessage();
+  return { message, flags: HISTORICAL_FLAGS };
+}
+
+/** Whether the user may read the stream's messages that they never received. */
+export async function canReadHistory(deps: MessageDeps, user: User, stream: Stream): Promise<boolean> {
+  if (!stream.inviteOnly && !isGuest(user)) return true;
+  if (stream.inviteOnly && !stream.historyPublicToSubscribers) return false;
+  return deps.streams.isSubscribed(user.id, stream.id);
+}
+
+/**
+ * Who hears about a change to a message: every user with a row (with their flags), plus for
+ * streams with shared history the current subscribers without one (flags ["read"]).
+ */
+export async function interestedUsers(
+  deps: MessageDeps,
+  id: number,
+  stream: Stream | undefined,
+): Promise<EventRecipient[]> {
+  const rows = await deps.store.read.messages.rowsOfMessage(id);
+  const out: EventRecipient[] = rows.map((r) => ({ id: r.userId, flags: flagNames(r.flags) }));
+  if (stream !== undefined && (!stream.inviteOnly || stream.historyPublicToSubscribers)) {
+    const have = new Set(rows.map((r) => r.userId));
+    for (const uid of await deps.streams.subscriberIds(stream.id)) {
+      if (!have.has(uid)) out.push({ id: uid, flags: ["read"] });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,140 @@
+import { JsonableError } from "../../errors.js";
+import { deleteMessageEvent } from "../../wire/events.js";
+import type { Rendered } from "../markdown/render.js";
+import { isAdmin } from "../users/types.js";
+import type { User } from "../users/types.js";
+import { accessMessage, interestedUsers } from "./access.js";
+import { MAX_MESSAGE_LENGTH, isMe, normalizeTopic, truncate } from "./content.js";
+import { Flag } from "./flag-bits.js";
+import { buildHistory } from "./history.js";
+import type { MessageDeps } from "./ports.js";
+import { nowSeconds } from "./ports.js";
+import { renderFor } from "./rendering.js";
+import type { EditHistoryEntry, EditRequest } from "./types.js";
+
+/** PATCH /messages/{id}: content and/or topic (with propagate_mode), Zulip's checks and texts. */
+export async function editMessage(
+  deps: MessageDeps,
+  editor: User,
+  id: number,
+  req: EditRequest,
+): Promise<void> {
+  const { message } = await accessMessage(deps, editor, id);
+  if (message.senderId !== editor.id && !(req.content === undefined && isAdmin(editor))) {
+    throw new JsonableError("You don't have permission to edit this message");
+  }
+  let topic: string | undefined;
+  if (req.topic !== undefined) {
+    if (message.streamId === null) throw new JsonableError("Private messages cannot have topics.");
+    topic = normalizeTopic(req.topic);
+    if (topic === message.topic) topic = undefined;
+  }
+  if (topic === undefined && req.content === undefined) throw new JsonableError("Nothing to change");
+  if (req.propagateMode !== "change_one" && topic === undefined) {
+    throw new JsonableError("Invalid propagate_mode without topic edit");
+  }
+  let content: string | undefined;
+  let rendered: Rendered | undefined;
+  if (req.content !== undefined) {
+    const stripped = req.content.trim();
+    content = stripped === "" ? "(deleted)" : truncate(stripped, MAX_MESSAGE_LENGTH, "\n[message truncated]");
+    const sender = (await deps.users.byId(message.senderId)) ?? editor;
+    rendered = await renderFor(deps, sender, content);
+  }
+  const now = nowSeconds(deps);
+  const stream = message.streamId === null ? undefined : await deps.streams.byId(message.streamId);
+
+  const entry: EditHistoryEntry = { user_id: editor.id, timestamp: now };
+  if (content !== undefined && rendered !== undefined) {
+    entry.prev_content = message.content;
+    entry.prev_rendered_content = message.renderedContent;
+    entry.prev_rendered_content_version = 1;
+  }
+  if (topic !== undefined) {
+    entry.prev_topic = message.topic;
+    entry.topic = topic;
+  }
+
+  const changedIds = await deps.store.transaction(async ({ messages: repo }) => {
+    if (content !== undefined && rendered !== undefined) {
+      await repo.updateContent(id, content, rendered.html, isMe(content));
+      const rows = await repo.rowsOfMessage(id);
+      const mentioned = new Set(rendered.mentionedUserIds);
+      const changes = rows.flatMap((r) => {
+        let flags = r.flags & ~(Flag.mentioned | Flag.wildcard_mentioned);
+        if (mentioned.has(r.userId)) flags |= Flag.mentioned;
+        if (rendered.wildcard) flags |= Flag.wildcard_mentioned;
+        return flags === r.flags ? [] : [{ userId: r.userId, flags }];
+      });
+      await repo.setUserFlags(id, changes);
+    }
+    let ids = [id];
+    if (topic !== undefined && message.streamId !== null && req.propagateMode !== "change_one") {
+      ids = await repo.topicMessageIds(
+        message.streamId,
+        message.topic,
+        req.propagateMode === "change_later" ? id : undefined,
+      );
+    }
+    for (const mid of ids) {
+      const m = mid === id ? message : await repo.byId(mid);
+      if (m === undefined) continue;
+      if (topic !== undefined) await repo.updateTopic(mid, topic);
+      const e: EditHistoryEntry =
+        mid === id
+          ? entry
+          : { user_id: editor.id, timestamp: now, prev_topic: m.topic, topic: topic ?? m.topic };
+      await repo.setEdited(mid, now, [e, ...(m.editHistory ?? [])]);
+    }
+    return ids;
+  });
+
+  const event: Record<string, unknown> & { type: string } = {
+    type: "update_message",
+    user_id: editor.id,
+    edit_timestamp: now,
+    message_id: id,
+    message_ids: changedIds,
+    rendering_only: false,
+  };
+  if (stream !== undefined) {
+    event["stream_name"] = stream.name;
+    event["stream_id"] = stream.id;
+  }
+  if (content !== undefined && rendered !== undefined) {
+    event["orig_content"] = message.content;
+    event["orig_rendered_content"] = message.renderedContent;
+    event["prev_rendered_content_version"] = 1;
+    event["content"] = content;
+    event["rendered_content"] = rendered.html;
+    event["is_me_message"] = isMe(content);
+  }
+  if (topic !== undefined) {
+    event["propagate_mode"] = req.propagateMode;
+    event["orig_subject"] = message.topic;
+    event["subject"] = topic;
+    event["topic_links"] = [];
+  }
+  deps.events.send(event, await interestedUsers(deps, id, stream));
+}
+
+/** GET /messages/{id}/history. */
+export async function messageHistory(
+  deps: MessageDeps,
+  user: User,
+  id: number,
+): Promise<Record<string, unknown>[]> {
+  const { message } = await accessMessage(deps, user, id);
+  return buildHistory(message);
+}
+
+/** DELETE /messages/{id}: organization administrators only. */
+export async function deleteMessage(deps: MessageDeps, user: User, id: number): Promise<void> {
+  const { message } = await accessMessage(deps, user, id);
+  if (!isAdmin(user)) throw new JsonableError("You don't have permission to delete this message");
+  const stream = message.streamId === null ? undefined : await deps.streams.byId(message.streamId);
+  const recipients = (await interestedUsers(deps, id, stream)).map((r) => r.id);
+  const deleted = await deps.store.transaction(({ messages: repo }) => repo.delete(id));
+  if (!deleted) throw new JsonableError("Message already deleted");
+  deps.events.send(deleteMessageEvent([id], stream, message.topic), recipients);
+}

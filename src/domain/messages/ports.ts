@@ -1,0 +1,43 @@
+import type { Clock } from "../../clock.js";
+import type { Logger } from "../../logger.js";
+import type { RepoStore } from "../../store/repos.js";
+import type { EventSink } from "../events/event-sink.js";
+import type { StreamAccess } from "../streams/access.js";
+import type { UserService } from "../users/user-service.js";
+import type { SentListener } from "./types.js";
+
+/** What the message use cases need of the streams area: lookups, access checks, first_message_id. */
+export type StreamLookup = Pick<
+  StreamAccess,
+  | "byId"
+  | "byName"
+  | "byIds"
+  | "canAccess"
+  | "isSubscribed"
+  | "subscriberIds"
+  | "accessibleById"
+  | "mutedTopicKeys"
+  | "mutedStreamIds"
+  | "noteMessageSent"
+>;
+
+/** What the message use cases need of the users area. */
+export type UserLookup = Pick<UserService, "byId" | "byEmail" | "realm">;
+
+/** Everything a message use case is given. */
+export interface MessageDeps {
+  store: RepoStore;
+  users: UserLookup;
+  streams: StreamLookup;
+  events: EventSink;
+  clock: Clock;
+  logger: Logger;
+  /** onSent listeners, called after each new message has committed. */
+  listeners: SentListener[];
+  /** The realm's string id, once read (sender_realm_str). */
+  realmStr?: string | undefined;
+}
+
+export function nowSeconds(deps: { clock: Clock }): number {
+  return Math.floor(deps.clock.now() / 1000);
+}

@@ -1,0 +1,70 @@
+import type { User } from "../users/types.js";
+import { messageWire } from "../../wire/messages.js";
+import { pmIds } from "./content.js";
+import type { MessageDeps } from "./ports.js";
+import type { PresentOptions, Reaction, StoredMessage } from "./types.js";
+
+async function realm(deps: MessageDeps): Promise<string> {
+  deps.realmStr ??= (await deps.users.realm()).stringId;
+  return deps.realmStr;
+}
+
+/**
+ * Message dicts for stored messages, in order, with a shared user/stream cache; their reactions
+ * are loaded in one query (skipped for a message just sent, which has none).
+ */
+export async function wireMany(
+  deps: MessageDeps,
+  messages: readonly StoredMessage[],
+  opts: PresentOptions,
+  { isNew = false }: { isNew?: boolean } = {},
+): Promise<Record<string, unknown>[]> {
+  const realmStr = await realm(deps);
+  const reactions = new Map<number, Reaction[]>();
+  if (!isNew) {
+    const all = await deps.store.read.reactions.forMessages(messages.map((m) => m.id));
+    for (const r of all) {
+      const list = reactions.get(r.messageId);
+      if (list === undefined) reactions.set(r.messageId, [r]);
+      else list.push(r);
+    }
+  }
+  const userIds = new Set<number>();
+  const streamIds = new Set<number>();
+  for (const m of messages) {
+    userIds.add(m.senderId);
+    if (m.streamId !== null) streamIds.add(m.streamId);
+    for (const id of pmIds(m)) userIds.add(id);
+  }
+  const users = new Map<number, User>();
+  for (const id of userIds) {
+    const u = await deps.users.byId(id);
+    if (u !== undefined) users.set(id, u);
+  }
+  const streamNames = new Map((await deps.streams.byIds([...streamIds])).map((s) => [s.id, s.name] as const));
+  return messages.map((m) => {
+    const sender = users.get(m.senderId);
+    if (sender === undefined) throw new Error(`Unknown sender ${m.senderId} of message ${m.id}`);
+    return messageWire(
+      m,
+      {
+        sender,
+        realmStr,
+        streamName: m.streamId === null ? undefined : streamNames.get(m.streamId),
+        participants: pmIds(m).flatMap((id) => users.get(id) ?? []),
+        reactions: reactions.get(m.id),
+      },
+      opts,
+    );
+  });
+}
+
+export async function wireOne(
+  deps: MessageDeps,
+  m: StoredMessage,
+  opts: PresentOptions,
+  extra: { isNew?: boolean } = {},
+): Promise<Record<string, unknown>> {
+  const [wire] = await wireMany(deps, [m], opts, extra);
+  return wire!;
+}

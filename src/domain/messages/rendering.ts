@@ -1,0 +1,22 @@
+import { WILDCARD_MENTIONS, mentionCandidates, renderMarkdown } from "../markdown/render.js";
+import type { LinkableStream, MentionableUser, Rendered } from "../markdown/render.js";
+import type { User } from "../users/types.js";
+import type { MessageDeps } from "./ports.js";
+
+/** Renders content for `sender`: mentions of active users, links to streams the sender can see. */
+export async function renderFor(deps: MessageDeps, sender: User, content: string): Promise<Rendered> {
+  const candidates = mentionCandidates(content);
+  let users: MentionableUser[] = [];
+  const personal = candidates.names.filter((n) => !WILDCARD_MENTIONS.includes(n));
+  if (personal.length > 0 || candidates.ids.length > 0) {
+    users = await deps.store.read.messages.activeUsersNamed(personal, candidates.ids);
+  }
+  const streams: LinkableStream[] = [];
+  for (const name of candidates.streamNames) {
+    const stream = await deps.streams.byName(name);
+    if (stream !== undefined && (await deps.streams.canAccess(sender, stream))) {
+      streams.push({ id: stream.id, name: stream.name });
+    }
+  }
+  return renderMarkdown(content, { users, streams });
+}

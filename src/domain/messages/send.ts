@@ -1,0 +1,211 @@
+import { JsonableError, StreamDoesNotExistError, StreamIdDoesNotExistError } from "../../errors.js";
+import type { Rendered } from "../markdown/render.js";
+import type { Stream } from "../streams/types.js";
+import { isAdmin, isGuest } from "../users/types.js";
+import type { User } from "../users/types.js";
+import { isMe, normalizeContent, normalizeTopic } from "./content.js";
+import { Flag, flagNames } from "./flag-bits.js";
+import type { MessageDeps } from "./ports.js";
+import { nowSeconds } from "./ports.js";
+import { wireOne } from "./present.js";
+import { renderFor } from "./rendering.js";
+import type { MessageRecipient, PresentOptions, SendInput, SentMessage } from "./types.js";
+
+const HTML_EVENT: PresentOptions = { applyMarkdown: true, clientGravatar: false };
+
+/** Sends a message as `sender` (POST /messages). Returns the new message's id. */
+export async function sendMessage(deps: MessageDeps, sender: User, input: SendInput): Promise<number> {
+  const type =
+    input.type === "stream" || input.type === "channel"
+      ? "stream"
+      : input.type === "private" || input.type === "direct"
+        ? "private"
+        : undefined;
+  if (type === undefined) throw new JsonableError("Invalid message type");
+  return type === "stream" ? sendToStream(deps, sender, input) : sendPrivate(deps, sender, input);
+}
+
+async function sendToStream(deps: MessageDeps, sender: User, input: SendInput): Promise<number> {
+  if (input.topic === undefined) throw new JsonableError("Missing topic");
+  const topic =
+    input.allowEmptyTopic === true && input.topic.trim() === "" ? "" : normalizeTopic(input.topic);
+  const content = normalizeContent(input.content);
+  let to = input.to;
+  if (Array.isArray(to)) {
+    if (to.length !== 1) throw new JsonableError("Expected exactly one stream");
+    to = to[0] as string | number;
+  }
+  const { streams } = deps;
+  let stream: Stream | undefined;
+  if (typeof to === "number") {
+    stream = await streams.byId(to);
+    if (stream === undefined) throw new StreamIdDoesNotExistError(to);
+  } else {
+    const name = String(to);
+    stream = await streams.byName(name);
+    if (stream === undefined) throw new StreamDoesNotExistError(name);
+  }
+  await checkCanPost(deps, sender, stream);
+  const subscribers = await streams.subscriberIds(stream.id);
+  const rendered = await renderFor(deps, sender, content);
+  const ids = new Set(subscribers);
+  ids.add(sender.id);
+  const recipients = recipientFlags(
+    [...ids].sort((a, b) => a - b),
+    sender.id,
+    rendered,
+    0,
+  );
+  const id = await deps.store.transaction(async ({ messages: repo }) => {
+    const recipientId = await repo.recipientId(2, String(stream.id));
+    const messageId = await repo.insertMessage({
+      senderId: sender.id,
+      recipientId,
+      streamId: stream.id,
+      topic,
+      pmKey: null,
+      content,
+      renderedContent: rendered.html,
+      client: input.client ?? "Internal",
+      dateSent: nowSeconds(deps),
+      isMeMessage: isMe(content),
+    });
+    await repo.insertUserMessages(messageId, recipients);
+    return messageId;
+  });
+  await streams.noteMessageSent(stream.id, id);
+  await afterSend(deps, id, sender, rendered, recipients, stream, [], input);
+  return id;
+}
+
+/** Zulip's access_stream_for_send_message, with its texts. */
+async function checkCanPost(deps: MessageDeps, sender: User, stream: Stream): Promise<void> {
+  const owner =
+    sender.isBot && sender.botOwnerId !== null ? await deps.users.byId(sender.botOwnerId) : undefined;
+  if (stream.isAnnouncementOnly && !isAdmin(sender) && !(owner !== undefined && isAdmin(owner))) {
+    throw new JsonableError("Only organization administrators can send to this stream.");
+  }
+  if (!stream.inviteOnly && !isGuest(sender)) return;
+  if (await deps.streams.isSubscribed(sender.id, stream.id)) return;
+  if (owner !== undefined && (await deps.streams.isSubscribed(owner.id, stream.id))) return;
+  throw new JsonableError(`Not authorized to send to stream '${stream.name}'`);
+}
+
+async function sendPrivate(deps: MessageDeps, sender: User, input: SendInput): Promise<number> {
+  const content = normalizeContent(input.content);
+  const raw: (string | number)[] =
+    typeof input.to === "string"
+      ? input.to.split(",")
+      : typeof input.to === "number"
+        ? [input.to]
+        : [...input.to];
+  const others = new Map<number, User>();
+  for (const item of raw) {
+    let user: User | undefined;
+    if (typeof item === "number") {
+      user = await deps.users.byId(item);
+      if (user === undefined) throw new JsonableError(`Invalid user ID ${item}`);
+    } else {
+      const email = item.trim();
+      if (email === "") continue;
+      user = await deps.users.byEmail(email);
+      if (user === undefined) throw new JsonableError(`Invalid email '${email}'`);
+    }
+    if (!user.isActive) throw new JsonableError(`'${user.email}' is no longer using Zulip.`);
+    others.set(user.id, user);
+  }
+  if (others.size === 0) throw new JsonableError("Message must have recipients");
+  const participants = new Map(others);
+  participants.set(sender.id, sender);
+  const ids = [...participants.keys()].sort((a, b) => a - b);
+  const pmKey = ids.join(",");
+  const rendered = await renderFor(deps, sender, content);
+  const recipients = recipientFlags(ids, sender.id, rendered, Flag.is_private);
+  const other = ids.find((id) => id !== sender.id) ?? sender.id;
+  const id = await deps.store.transaction(async ({ messages: repo }) => {
+    const recipientId =
+      ids.length <= 2 ? await repo.recipientId(1, String(other)) : await repo.recipientId(3, pmKey);
+    const messageId = await repo.insertMessage({
+      senderId: sender.id,
+      recipientId,
+      streamId: null,
+      topic: "",
+      pmKey,
+      content,
+      renderedContent: rendered.html,
+      client: input.client ?? "Internal",
+      dateSent: nowSeconds(deps),
+      isMeMessage: isMe(content),
+    });
+    await repo.insertUserMessages(messageId, recipients);
+    return messageId;
+  });
+  await afterSend(deps, id, sender, rendered, recipients, undefined, ids, input);
+  return id;
+}
+
+/** Each recipient's flags bitmask: the sender's copy is read; mentions set mentioned bits. */
+function recipientFlags(
+  ids: readonly number[],
+  senderId: number,
+  rendered: Rendered,
+  base: number,
+): { id: number; flags: number }[] {
+  const mentioned = new Set(rendered.mentionedUserIds);
+  return ids.map((id) => {
+    let flags = base;
+    if (id === senderId) flags |= Flag.read;
+    if (mentioned.has(id)) flags |= Flag.mentioned;
+    if (rendered.wildcard) flags |= Flag.wildcard_mentioned;
+    return { id, flags };
+  });
+}
+
+async function afterSend(
+  deps: MessageDeps,
+  id: number,
+  sender: User,
+  rendered: Rendered,
+  rows: readonly { id: number; flags: number }[],
+  stream: Stream | undefined,
+  privateIds: readonly number[],
+  local: SendInput,
+): Promise<void> {
+  const message = await deps.store.read.messages.byId(id);
+  if (message === undefined) return;
+  const wire = await wireOne(deps, message, HTML_EVENT, { isNew: true });
+  const recipients: MessageRecipient[] = rows.map((r) => ({ id: r.id, flags: flagNames(r.flags) }));
+  const event: Record<string, unknown> & { type: string } = {
+    type: "message",
+    message: wire,
+    _raw_content: message.content,
+  };
+  if (stream !== undefined && !stream.inviteOnly) event["_public_stream"] = true;
+  if (local.queueId !== undefined && local.localId !== undefined) {
+    event["_sender_queue_id"] = local.queueId;
+    event["_local_id"] = local.localId;
+  }
+  deps.events.send(event, recipients);
+  const sent: SentMessage = {
+    id,
+    sender,
+    type: stream === undefined ? "private" : "stream",
+    streamId: stream?.id ?? null,
+    streamName: stream?.name ?? null,
+    topic: message.topic,
+    content: message.content,
+    renderedContent: message.renderedContent,
+    mentionedUserIds: rendered.mentionedUserIds,
+    wildcardMentioned: rendered.wildcard,
+    privateRecipientIds: [...privateIds],
+    timestamp: message.dateSent,
+    wire,
+  };
+  for (const listener of [...deps.listeners]) {
+    try {
+      await listener(sent, recipients);
+    } catch (err) {
+      deps.logger.error("onSent listener failed", { err: String(err), messageId: id });
+    }
+  }
+}

@@ -16,6 +16,8 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import pg from "pg";
+import { freshPostgresSchema, postgresAvailable, POSTGRES_BASE_URL } from "../helpers/postgres.js";
 
 const LONG = process.env["LONG_FUZZ"] === "1";
 const CYCLES = Number(process.env["CRASH_CYCLES"] ?? (LONG ? "20" : "3"));
@@ -44,7 +46,7 @@ afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
 });
 
-async function startServer(dataDir: string): Promise<Server> {
+async function startServer(dataDir: string, databaseUrl: string | undefined): Promise<Server> {
   const child = spawn(
     process.execPath,
     [
@@ -62,6 +64,7 @@ async function startServer(dataDir: string): Promise<Server> {
       "error",
       "--outgoing-webhook-timeout",
       "2",
+      ...(databaseUrl === undefined ? [] : ["--database", databaseUrl]),
     ],
     { stdio: "pipe" },
   );
@@ -128,14 +131,78 @@ interface Acked {
   streams: string[];
 }
 
-describe("crash suite: kill -9 under mixed load", () => {
+interface StoreState {
+  integrity: string;
+  contents: { id: number; content: string }[];
+  streams: Set<string>;
+}
+
+/** SQLite: PRAGMA integrity_check on the file, read after the server stopped. */
+function readSqlite(dataDir: string): StoreState {
+  const db = new Database(path.join(dataDir, "chat.sqlite3"), { readonly: true });
+  const integrity = String(db.pragma("integrity_check", { simple: true }));
+  const contents = db.prepare("SELECT id, content FROM messages").all() as { id: number; content: string }[];
+  const streams = new Set(
+    (db.prepare("SELECT name FROM streams").all() as { name: string }[]).map((s) => s.name),
+  );
+  db.close();
+  return { integrity, contents, streams };
+}
+
+/** PostgreSQL: amcheck's bt_index_check on every B-tree index of the schema ("ok" when all pass). */
+async function readPostgres(url: string, schema: string): Promise<StoreState> {
+  const admin = new pg.Client({ connectionString: POSTGRES_BASE_URL });
+  await admin.connect();
+  await admin.query("CREATE EXTENSION IF NOT EXISTS amcheck");
+  await admin.end();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let integrity = "ok";
+  const indexes = await client.query<{ oid: number; name: string }>(
+    `SELECT c.oid, c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+     JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_am am ON am.oid = c.relam
+     WHERE n.nspname = $1 AND am.amname = 'btree'`,
+    [schema],
+  );
+  for (const index of indexes.rows) {
+    try {
+      await client.query("SELECT public.bt_index_check($1::regclass, true)", [index.oid]);
+    } catch (err) {
+      integrity = `${index.name}: ${(err as Error).message}`;
+    }
+  }
+  const contents = (
+    await client.query<{ id: string; content: string }>("SELECT id, content FROM messages")
+  ).rows.map((r) => ({ id: Number(r.id), content: r.content }));
+  const streams = new Set(
+    (await client.query<{ name: string }>("SELECT name FROM streams")).rows.map((r) => r.name),
+  );
+  await client.end();
+  return { integrity, contents, streams };
+}
+
+const pgUp = await postgresAvailable();
+
+/** The schema a freshPostgresSchema URL selects (its search_path option). */
+function schemaName(url: string): string {
+  return (
+    /search_path%3D(\w+)/.exec(url)?.[1] ?? /search_path=(\w+)/.exec(decodeURIComponent(url))?.[1] ?? "public"
+  );
+}
+
+describe.each([
+  ["SQLite", false],
+  ["PostgreSQL", true],
+])("crash suite (%s): kill -9 under mixed load", (dialect, postgres) => {
   it(
     "loses nothing acknowledged, duplicates nothing, keeps the database intact",
     async () => {
+      if (postgres && !pgUp) return;
       const random = prng(SEED);
       const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "rel-crash-")), "data");
+      const schema = postgres ? await freshPostgresSchema() : undefined;
       const receiver = await startReceiver();
-      let server = await startServer(dataDir);
+      let server = await startServer(dataDir, schema?.url);
       const owner = zuliprc(dataDir);
       const auth = (email: string, key: string): string =>
         "Basic " + Buffer.from(`${email}:${key}`).toString("base64");
@@ -217,7 +284,9 @@ describe("crash suite: kill -9 under mixed load", () => {
         }
       }
 
-      for (let cycle = 0; cycle < CYCLES; cycle++) {
+      // PostgreSQL runs fewer kills by default (each restart reconnects and re-checks migrations).
+      const cycles = postgres && process.env["CRASH_CYCLES"] === undefined ? Math.max(1, CYCLES - 1) : CYCLES;
+      for (let cycle = 0; cycle < cycles; cycle++) {
         let killed = false;
         const workers = Array.from({ length: 4 }, async () => {
           while (!killed) await operation();
@@ -227,7 +296,7 @@ describe("crash suite: kill -9 under mixed load", () => {
         killed = true;
         await server.exited;
         await Promise.all(workers);
-        server = await startServer(dataDir);
+        server = await startServer(dataDir, schema?.url);
       }
 
       // Deliveries of acknowledged mentions arrive, after the restarted server retries them.
@@ -240,16 +309,9 @@ describe("crash suite: kill -9 under mixed load", () => {
       await server.exited;
       await receiver.close();
 
-      const db = new Database(path.join(dataDir, "chat.sqlite3"), { readonly: true });
-      const integrity = db.pragma("integrity_check", { simple: true });
-      const contents = db.prepare("SELECT id, content FROM messages").all() as {
-        id: number;
-        content: string;
-      }[];
-      const streams = new Set(
-        (db.prepare("SELECT name FROM streams").all() as { name: string }[]).map((s) => s.name),
-      );
-      db.close();
+      const { integrity, contents, streams } =
+        schema === undefined ? readSqlite(dataDir) : await readPostgres(schema.url, schemaName(schema.url));
+      await schema?.drop();
       const count = (pred: (c: string) => boolean): number => contents.filter((m) => pred(m.content)).length;
       const byId = new Map(contents.map((m) => [m.id, m.content]));
 
@@ -280,8 +342,9 @@ describe("crash suite: kill -9 under mixed load", () => {
       );
 
       const figures = {
+        dialect,
         seed: SEED,
-        kills: CYCLES,
+        kills: cycles,
         requests: sent.requests,
         acknowledged: sent.acked,
         interrupted: sent.failed,
@@ -294,7 +357,7 @@ describe("crash suite: kill -9 under mixed load", () => {
         duplicated: duplicated.length,
       };
       fs.writeFileSync(
-        path.join(os.tmpdir(), "chat-reliability-crash.json"),
+        path.join(os.tmpdir(), `chat-reliability-crash-${dialect}.json`),
         JSON.stringify(figures, null, 2),
       );
       process.stdout.write(`crash figures: ${JSON.stringify(figures)}\n`);

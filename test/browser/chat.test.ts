@@ -180,5 +180,44 @@ describeBrowser("chat in Chromium: live updates, editing, mentions, history", ()
     await expect(denmark.locator(".badge").textContent()).resolves.toBe("5");
     await expect(denmark.getAttribute("aria-label")).resolves.toBeNull();
     await expect(denmark.locator(".badge").getAttribute("aria-label")).resolves.toBe("5 unread");
+
+    // Opening the stream shows its messages, which marks them read (on the server too).
+    await denmark.click();
+    await page.getByRole("log", { name: "Message feed" }).getByText("counted 4").waitFor();
+    await denmark.locator(".badge").waitFor({ state: "detached" });
+    const res = await server.api.get("/api/v1/messages", {
+      as: othello,
+      params: {
+        anchor: "newest",
+        num_before: 10,
+        num_after: 0,
+        narrow: [
+          { operator: "stream", operand: "Denmark" },
+          { operator: "topic", operand: "count" },
+        ],
+      },
+    });
+    expect(res.body.messages.map((m: { flags: string[] }) => m.flags.includes("read"))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
   }, 90_000);
+
+  it("sends a private message from the compose box", async () => {
+    const page = await iagoPage();
+    await page.getByLabel("Message type").selectOption("private");
+    await page.getByLabel("To", { exact: true }).fill(server.users.cordelia.email);
+    await page.getByLabel("Message", { exact: true }).fill("a word in private");
+    await page.getByRole("button", { name: "Send" }).click();
+    const mine = page
+      .getByRole("log", { name: "Message feed" })
+      .locator("article", { hasText: "a word in private" });
+    await mine.waitFor();
+    await expect(mine.locator(".recipient").textContent()).resolves.toBe(
+      "Private with Cordelia, Lear's daughter",
+    );
+  }, 60_000);
 });

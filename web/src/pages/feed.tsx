@@ -120,7 +120,12 @@ function MessageRow({
             <span>
               Private with{" "}
               {Array.isArray(m.display_recipient)
-                ? m.display_recipient.map((r) => r.full_name).join(", ")
+                ? (m.display_recipient.length > 1
+                    ? m.display_recipient.filter((r) => r.id !== store.me.user_id)
+                    : m.display_recipient
+                  )
+                    .map((r) => r.full_name)
+                    .join(", ")
                 : ""}
             </span>
           )}

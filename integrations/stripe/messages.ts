@@ -81,7 +81,9 @@ function readEvent(p: Wild): Event {
   const type = p.get("type").str();
   const split = splitType(type) ?? { category: type, resource: type, event: "" };
   const object = p.get("data").get("object");
-  const customer = object.opt("customer")?.value;
+  // The customer's id, or the id of an expanded customer object.
+  const customerField = object.opt("customer");
+  const customer = customerField?.isObject() === true ? customerField.opt("id")?.value : customerField?.value;
   return {
     type,
     ...split,

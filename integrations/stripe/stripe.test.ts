@@ -345,6 +345,14 @@ describe("stripe: routing and omitted fields", () => {
     });
   });
 
+  it("names the topic after an expanded customer object's id", () => {
+    const p = casePayload(cases, "test_invoice_payment_failed") as {
+      data: { object: Record<string, unknown> };
+    };
+    p.data.object["customer"] = { id: "cus_EXPANDED", object: "customer", email: "a@example.com" };
+    expect(onlyMessage(dispatchPayload(stripe, undefined, p)).topic).toBe("cus_EXPANDED");
+  });
+
   it("posts a new subscription without a plan or quantity", () => {
     const p = casePayload(cases, "test_customer_subscription_created") as {
       data: { object: Record<string, unknown> };

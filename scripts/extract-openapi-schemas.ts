@@ -78,6 +78,11 @@ const ENDPOINTS: EndpointSpec[] = [
   { method: "POST", path: "/register" },
   { method: "GET", path: "/events" },
   { method: "DELETE", path: "/events" },
+  { method: "POST", path: "/users/me/presence" },
+  { method: "GET", path: "/realm/presence" },
+  { method: "GET", path: "/users/{user_id_or_email}/presence" },
+  { method: "POST", path: "/typing" },
+  { method: "POST", path: "/users/me/status" },
 ];
 
 /**
@@ -449,6 +454,24 @@ const OVERRIDES: Override[] = [
     reason: "seed-api.md, Events 3: a `message` event holds a Message object of its Message table.",
     apply(r) {
       allowMessageLegacyFields(success(r, this.endpoint), ["events", "[]", "message"]);
+    },
+  },
+  {
+    endpoint: "GET /events",
+    change: '`typing` events may carry `message_type: "private"`',
+    reason:
+      'Zulip 8.0 (feature level 215) replaced "private" with "direct" (the event\'s Changes notes); ' +
+      'at the feature level we report (153) direct-message typing events say "private".',
+    apply(r) {
+      let changed = 0;
+      for (const event of objectSchemasAt(success(r, this.endpoint), ["events", "[]"])) {
+        const props = isObject(event["properties"]) ? event["properties"] : undefined;
+        const messageType = props?.["message_type"];
+        if (!JSON.stringify(props?.["type"] ?? null).includes('"typing"') || !isObject(messageType)) continue;
+        messageType["enum"] = ["private", "direct", "stream"];
+        changed += 1;
+      }
+      if (changed === 0) throw new Error("No typing event schema in GET /events");
     },
   },
   {

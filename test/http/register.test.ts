@@ -444,7 +444,10 @@ describe("POST /api/v1/register", () => {
       never_subscribed: [{ ...general, subscribers: [1] }],
     });
     // Zulip leaves muted_topics out for clients that ask for user_topic.
-    expect(await register(users.hamlet, { fetch_event_types: ["muted_topics", "user_topic"] })).toEqual(HEAD);
+    expect(await register(users.hamlet, { fetch_event_types: ["muted_topics", "user_topic"] })).toEqual({
+      ...HEAD,
+      user_topics: [],
+    });
   });
 
   it("fetches the queue's event_types when fetch_event_types is absent", async () => {
@@ -524,6 +527,42 @@ describe("POST /api/v1/register", () => {
         "never_subscribed",
         "muted_topics",
         "streams",
+        // The legacy top-level display settings (update_display_settings).
+        "color_scheme",
+        "default_language",
+        "demote_inactive_streams",
+        "emojiset",
+        "enter_sends",
+        "fluid_layout_width",
+        "high_contrast_mode",
+        "left_side_userlist",
+        "starred_message_counts",
+        "timezone",
+        "translate_emoticons",
+        "twenty_four_hour_time",
+        // register-user-state.ts: presence, user state and the features not built yet.
+        "presences",
+        "server_timestamp",
+        "user_status",
+        "starred_messages",
+        "recent_private_conversations",
+        "user_topics",
+        "realm_default_streams",
+        "realm_incoming_webhook_bots",
+        "realm_user_groups",
+        "realm_emoji",
+        "alert_words",
+        "muted_users",
+        "drafts",
+        "realm_playgrounds",
+        "realm_linkifiers",
+        "realm_filters",
+        "realm_domains",
+        "realm_default_stream_groups",
+        "scheduled_messages",
+        "has_zoom_token",
+        "giphy_api_key",
+        "stop_words",
       ].sort(),
     );
   });

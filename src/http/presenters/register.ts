@@ -1,10 +1,11 @@
-import { streamWire, subscriptionWire } from "../../domain/streams/wire.js";
+import { streamWire, subscriptionWire } from "../../wire/streams.js";
 import { avatarUrl } from "../../domain/users/avatar.js";
 import { Role, isAdmin, isGuest } from "../../domain/users/types.js";
 import type { User } from "../../domain/users/types.js";
 import { botEventData } from "../../domain/users/user-service.js";
 import type { Services } from "../../services.js";
 import { presentUser } from "./users.js";
+import { USER_STATE_PROVIDERS } from "./register-user-state.js";
 
 /**
  * POST /register's initial state, built from state providers keyed by event type (Zulip's
@@ -17,6 +18,8 @@ export interface StateContext {
   clientGravatar: boolean;
   applyMarkdown: boolean;
   includeSubscribers: boolean;
+  /** Presence keyed by user id (`slim_presence`) instead of email. */
+  slimPresence: boolean;
   capabilities: Readonly<Record<string, unknown>>;
   /** The requested fetch types (null = everything). */
   fetchEventTypes: readonly string[] | null;
@@ -194,6 +197,24 @@ const globalNotificationsProvider: StateProvider = {
   },
 };
 
+const displaySettingsProvider: StateProvider = {
+  eventTypes: ["update_display_settings"],
+  fetch({ user, capabilities }) {
+    // Clients with the user_settings_object capability read `user_settings` instead.
+    if (capabilities["user_settings_object"] === true) return Promise.resolve({});
+    // Settings newer than the legacy top-level format live only in `user_settings`.
+    const {
+      display_emoji_reaction_users: _reactionUsers,
+      user_list_style: _listStyle,
+      send_private_typing_notifications: _privateTyping,
+      send_stream_typing_notifications: _streamTyping,
+      send_read_receipts: _readReceipts,
+      ...legacy
+    } = DISPLAY_SETTINGS;
+    return Promise.resolve({ ...legacy, timezone: user.timezone });
+  },
+};
+
 const userSettingsProvider: StateProvider = {
   eventTypes: ["user_settings"],
   async fetch({ services, user }) {
@@ -284,6 +305,8 @@ export const STATE_PROVIDERS: readonly StateProvider[] = [
   subscriptionProvider,
   mutedTopicsProvider,
   streamProvider,
+  displaySettingsProvider,
+  ...USER_STATE_PROVIDERS,
 ];
 
 /** Runs every provider the fetch types select and merges their fields. */

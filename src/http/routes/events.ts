@@ -77,6 +77,7 @@ export function eventsRouter(services: Services): Router<AppState> {
       clientGravatar: args.client_gravatar,
       applyMarkdown: args.apply_markdown,
       includeSubscribers: args.include_subscribers,
+      slimPresence: args.slim_presence,
       capabilities: args.client_capabilities,
       fetchEventTypes: args.fetch_event_types ?? eventTypes,
     });

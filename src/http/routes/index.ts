@@ -8,6 +8,7 @@ import { externalRouter } from "./external.js";
 import { flagsRouter } from "./flags.js";
 import { integrationDocsRouter } from "./integration-docs.js";
 import { messagesRouter } from "./messages.js";
+import { presenceRouter } from "./presence.js";
 import { serverSettingsRouter } from "./server-settings.js";
 import { settingsRouter } from "./settings.js";
 import { streamsRouter } from "./streams.js";
@@ -30,6 +31,7 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     subscriptionsRouter(services),
     settingsRouter(services),
     botStorageRouter(services),
+    presenceRouter(services),
     integrationDocsRouter(services),
   ];
 }

@@ -6,6 +6,7 @@ import { indexes } from "./005-indexes.js";
 import { reactions } from "./006-reactions.js";
 import { apiKeyLookup } from "./007-api-key-lookup.js";
 import { webSessions } from "./008-web-sessions.js";
+import { userStatus } from "./015-user-status.js";
 import type { Migration } from "./types.js";
 
 /** Every migration, in order. A new one is one file and one line here. */
@@ -18,4 +19,5 @@ export const migrations: readonly Migration[] = [
   reactions,
   apiKeyLookup,
   webSessions,
+  userStatus,
 ];

@@ -1,0 +1,123 @@
+import { presencesWire } from "../../domain/presence/presence-service.js";
+import { pmIds } from "../../domain/messages/content.js";
+import type { StateProvider } from "./register.js";
+
+/**
+ * Register's state for the areas of issue 18: presence, user status, starred messages, recent
+ * conversations, user topics, and the features not built yet answered as empty-but-correct state
+ * (no custom emoji, linkifiers, playgrounds, drafts, … exist until they are built), so a client that
+ * asks for any event type Zulip knows gets the key it reads.
+ */
+
+/** At most this many conversations in `recent_private_conversations` (Zulip's limit). */
+const MAX_RECENT_CONVERSATIONS = 1000;
+
+const presenceProvider: StateProvider = {
+  eventTypes: ["presence"],
+  async fetch({ services, slimPresence, allUsers }) {
+    const emails = new Map((await allUsers()).map((u) => [u.id, u.email]));
+    return {
+      presences: presencesWire(services.presence.recent(), (id) => emails.get(id), slimPresence),
+      server_timestamp: services.presence.serverTimestamp(),
+    };
+  },
+};
+
+const userStatusProvider: StateProvider = {
+  eventTypes: ["user_status"],
+  async fetch({ services }) {
+    return { user_status: await services.userStatus.all() };
+  },
+};
+
+const starredMessagesProvider: StateProvider = {
+  eventTypes: ["starred_messages"],
+  async fetch({ services, user }) {
+    return { starred_messages: await services.userState.starredMessageIds(user.id) };
+  },
+};
+
+const recentConversationsProvider: StateProvider = {
+  eventTypes: ["recent_private_conversations"],
+  async fetch({ services, user }) {
+    const rows = await services.userState.recentConversations(user.id, MAX_RECENT_CONVERSATIONS);
+    return {
+      recent_private_conversations: rows.map((r) => ({
+        max_message_id: r.maxMessageId,
+        // The other participants; a conversation with oneself lists nobody.
+        user_ids: pmIds(r).filter((id) => id !== user.id),
+      })),
+    };
+  },
+};
+
+const userTopicsProvider: StateProvider = {
+  eventTypes: ["user_topic"],
+  async fetch({ services, user }) {
+    const rows = await services.userState.mutedTopics(user.id);
+    return {
+      user_topics: rows.map((r) => ({
+        stream_id: r.streamId,
+        topic_name: r.topic,
+        last_updated: r.dateMuted,
+        visibility_policy: 1,
+      })),
+    };
+  },
+};
+
+const defaultStreamsProvider: StateProvider = {
+  eventTypes: ["default_streams"],
+  async fetch({ services }) {
+    return { realm_default_streams: await services.userState.defaultStreamIds() };
+  },
+};
+
+const incomingWebhookBotsProvider: StateProvider = {
+  eventTypes: ["realm_incoming_webhook_bots"],
+  fetch({ services }) {
+    return Promise.resolve({
+      realm_incoming_webhook_bots: services.webhooks.list().map((i) => ({
+        name: i.name,
+        display_name: i.displayName,
+        all_event_types: i.eventTypes.length === 0 ? null : [...i.eventTypes],
+        config_options: [],
+      })),
+    });
+  },
+};
+
+/** State of features this server does not have (yet): what Zulip answers when none exist. */
+const EMPTY_STATE: readonly [eventType: string, state: Record<string, unknown>][] = [
+  ["realm_user_groups", { realm_user_groups: [] }],
+  ["realm_emoji", { realm_emoji: {} }],
+  ["alert_words", { alert_words: [] }],
+  ["muted_users", { muted_users: [] }],
+  ["drafts", { drafts: [] }],
+  ["realm_playgrounds", { realm_playgrounds: [] }],
+  ["realm_linkifiers", { realm_linkifiers: [] }],
+  ["realm_filters", { realm_filters: [] }],
+  ["realm_domains", { realm_domains: [] }],
+  ["default_stream_groups", { realm_default_stream_groups: [] }],
+  ["scheduled_messages", { scheduled_messages: [] }],
+  ["video_calls", { has_zoom_token: false }],
+  ["giphy", { giphy_api_key: "" }],
+  ["stop_words", { stop_words: [] }],
+];
+
+const emptyProviders: StateProvider[] = EMPTY_STATE.map(([eventType, state]) => ({
+  eventTypes: [eventType],
+  fetch: () => Promise.resolve(structuredClone(state)),
+}));
+
+/** The providers this file adds to register's registry. */
+export const USER_STATE_PROVIDERS: readonly StateProvider[] = [
+  presenceProvider,
+  userStatusProvider,
+  starredMessagesProvider,
+  recentConversationsProvider,
+  userTopicsProvider,
+  defaultStreamsProvider,
+  incomingWebhookBotsProvider,
+  ...emptyProviders,
+];

@@ -1,0 +1,46 @@
+import type { Clock } from "./clock.js";
+import type { EventSink } from "./domain/events/event-sink.js";
+import { PresenceService } from "./domain/presence/presence-service.js";
+import { UserStatusService } from "./domain/settings/user-status-service.js";
+import type { StreamAccess } from "./domain/streams/access.js";
+import { TypingService } from "./domain/typing/typing-service.js";
+import type { UserService } from "./domain/users/user-service.js";
+import type { Db } from "./store/db.js";
+import { UserStateRepo } from "./store/user-state-repo.js";
+import { UserStatusRepo } from "./store/user-status-repo.js";
+
+/**
+ * The per-user features of issue 18 (presence, typing, user status, the state register reports),
+ * wired in one place so src/services.ts gains one line per area, not one per service.
+ */
+export interface UserFeatures {
+  /** Presence pings and the realm's presence (POST /users/me/presence, GET /realm/presence). */
+  presence: PresenceService;
+  /** Typing notifications (POST /typing). */
+  typing: TypingService;
+  /** User status (POST /users/me/status). */
+  userStatus: UserStatusService;
+  /** Read-only per-user state for register (starred ids, recent conversations, user topics). */
+  userState: UserStateRepo;
+}
+
+export interface UserFeatureDeps {
+  db: Db;
+  events: EventSink;
+  clock: Clock;
+  users: UserService;
+  streams: StreamAccess;
+}
+
+export function createUserFeatures(deps: UserFeatureDeps): UserFeatures {
+  const { db, events, clock, users, streams } = deps;
+  // Realm-wide events (presence, status) go to every active user.
+  const realmUserIds = async (): Promise<number[]> =>
+    (await users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
+  return {
+    presence: new PresenceService(events, clock, realmUserIds),
+    typing: new TypingService(events, users, streams),
+    userStatus: new UserStatusService(new UserStatusRepo(db), events, clock, realmUserIds),
+    userState: new UserStateRepo(db),
+  };
+}

@@ -51,6 +51,15 @@ export function caseBody(c: WebhookCase): Buffer {
   return Buffer.from(JSON.stringify(c.fixture), "utf8");
 }
 
+/** A multipart case's fields, as strings (what the server's body parser reads). */
+export function multipartFields(c: WebhookCase): Record<string, string> {
+  const fixture =
+    c.fixture !== null && typeof c.fixture === "object" ? (c.fixture as Record<string, unknown>) : {};
+  return Object.fromEntries(
+    Object.entries(fixture).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]),
+  );
+}
+
 /** The query string of the case's URL, without api_key (which the runner adds). */
 export function caseQuery(c: WebhookCase): string {
   const q = c.url.includes("?") ? c.url.slice(c.url.indexOf("?") + 1) : "";
@@ -69,6 +78,8 @@ export function caseRequest(c: WebhookCase): WebhookRequest {
   const form =
     c.body_encoding === "form-urlencoded"
       ? Object.fromEntries(new URLSearchParams(body.toString("utf8")))
-      : undefined;
+      : c.body_encoding === "multipart"
+        ? multipartFields(c)
+        : undefined;
   return { headers, params: { ...c.query, ...(form ?? {}) }, rawBody: body, form };
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { integrations } from "../../integrations/index.js";
-import { caseBody, loadCases, unquote } from "../../integrations/kit/index.js";
+import { caseBody, loadCases, multipartFields, unquote } from "../../integrations/kit/index.js";
 import type { WebhookCase } from "../../integrations/kit/index.js";
 import { startTestServer } from "../helpers/test-server.js";
 import type { TestServer } from "../helpers/test-server.js";
@@ -90,7 +90,15 @@ async function post(c: WebhookCase): Promise<{ status: number; body: Record<stri
     const credentials = `${t.users.webhookBot.email}:${t.users.webhookBot.apiKey}`;
     headers["authorization"] = `Basic ${Buffer.from(credentials).toString("base64")}`;
   }
-  const res = await fetch(url, { method: "POST", headers, body: new Uint8Array(caseBody(c)) });
+  let body: Uint8Array | FormData = new Uint8Array(caseBody(c));
+  if (c.body_encoding === "multipart") {
+    // fetch writes the multipart body and its Content-Type (with the boundary) itself.
+    delete headers["content-type"];
+    const form = new FormData();
+    for (const [k, v] of Object.entries(multipartFields(c))) form.append(k, v);
+    body = form;
+  }
+  const res = await fetch(url, { method: "POST", headers, body });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -124,9 +132,11 @@ describe("recorded webhook cases over HTTP", () => {
           break;
         }
         case "channel_message": {
-          expect(res).toEqual({
+          // Some services' answers carry a message or fields of their own (HelloSign's "Hello API
+          // Event Received", Slack's `ok`): the case fixes only the posted message.
+          expect({ status: res.status, result: res.body["result"] }).toEqual({
             status: 200,
-            body: { result: "success", msg: "", ...(res.body["ok"] === true ? { ok: true } : {}) },
+            result: "success",
           });
           const where = c.expected_channel ?? channel ?? "";
           const m = await newest([["stream", where]]);

@@ -1,8 +1,9 @@
 import type { Queryable, SqlValue } from "./db.js";
-import { sqlBool } from "./db.js";
+import { placeholders, sqlBool } from "./db.js";
 import type {
   EditHistoryEntry,
   MessageCondition,
+  MessageHas,
   NewMessage,
   StoredMessage,
   UnreadRow,
@@ -59,9 +60,26 @@ export interface MessageScope {
   conditions: readonly MessageCondition[];
 }
 
-function conditionSql(c: MessageCondition, params: SqlValue[]): string {
+function conditionSql(c: MessageCondition, params: SqlValue[], dialect: Queryable["dialect"]): string {
   let sql: string;
   switch (c.kind) {
+    case "search":
+      if (c.terms.length === 0) return "1 = 1";
+      if (dialect === "sqlite") {
+        sql = "m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)";
+        params.push(c.terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" "));
+      } else {
+        sql = `m.search_tsv @@ (${c.terms.map(() => "phraseto_tsquery('english', ?)").join(" && ")})`;
+        params.push(...c.terms);
+      }
+      break;
+    case "has":
+      sql = `m.has_${c.what} = 1`;
+      break;
+    case "id":
+      sql = "m.id = ?";
+      params.push(c.id);
+      break;
     case "stream":
       sql = "m.stream_id = ?";
       params.push(c.streamId);
@@ -115,8 +133,8 @@ export class MessagesRepo {
 
   async insertMessage(m: NewMessage): Promise<number> {
     const r = await this.db.get<{ id: number }>(
-      `INSERT INTO messages (sender_id, recipient_id, stream_id, topic, pm_key, content, rendered_content, client, date_sent, is_me_message)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      `INSERT INTO messages (sender_id, recipient_id, stream_id, topic, pm_key, content, rendered_content, client, date_sent, is_me_message, has_link, has_image, has_attachment)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       [
         m.senderId,
         m.recipientId,
@@ -128,6 +146,9 @@ export class MessagesRepo {
         m.client,
         m.dateSent,
         sqlBool(m.isMeMessage),
+        sqlBool(m.has.link),
+        sqlBool(m.has.image),
+        sqlBool(m.has.attachment),
       ],
     );
     return Number(r!.id);
@@ -214,6 +235,22 @@ export class MessagesRepo {
     limit: number,
   ): Promise<{ id: number; flags: number }[]> {
     const params: SqlValue[] = [];
+    const { from, where, key } = this.scopeSql(scope, params);
+    // Range and order on the driving table's key: um.message_id (= m.id) walks the
+    // (user_id, message_id) primary key and stops after `limit` rows; ORDER BY m.id would make
+    // SQLite read and sort every message of the user first (USE TEMP B-TREE FOR ORDER BY).
+    where.push(`${key} ${op} ?`);
+    params.push(anchor);
+    params.push(limit);
+    const rows = await this.db.all<{ id: number; flags: number }>(
+      `SELECT m.id AS id, ${FLAGS_EXPR} AS flags FROM ${from} WHERE ${where.join(" AND ")} ORDER BY ${key} ${order} LIMIT ?`,
+      params,
+    );
+    return rows.map((r) => ({ id: Number(r.id), flags: Number(r.flags) }));
+  }
+
+  /** The FROM and WHERE of a scope: the user's rows, or a stream's whole history. */
+  private scopeSql(scope: MessageScope, params: SqlValue[]): { from: string; where: string[]; key: string } {
     let from: string;
     const where: string[] = [];
     if (scope.historyOfStreamId !== undefined) {
@@ -226,19 +263,22 @@ export class MessagesRepo {
       where.push("um.user_id = ?");
       params.push(scope.userId);
     }
-    for (const c of scope.conditions) where.push(conditionSql(c, params));
-    // Range and order on the driving table's key: um.message_id (= m.id) walks the
-    // (user_id, message_id) primary key and stops after `limit` rows; ORDER BY m.id would make
-    // SQLite read and sort every message of the user first (USE TEMP B-TREE FOR ORDER BY).
-    const key = scope.historyOfStreamId !== undefined ? "m.id" : "um.message_id";
-    where.push(`${key} ${op} ?`);
-    params.push(anchor);
-    params.push(limit);
-    const rows = await this.db.all<{ id: number; flags: number }>(
-      `SELECT m.id AS id, ${FLAGS_EXPR} AS flags FROM ${from} WHERE ${where.join(" AND ")} ORDER BY ${key} ${order} LIMIT ?`,
+    for (const c of scope.conditions) where.push(conditionSql(c, params, this.db.dialect));
+    return { from, where, key: scope.historyOfStreamId !== undefined ? "m.id" : "um.message_id" };
+  }
+
+  /** Which of `ids` are in `scope` (GET /messages/matches_narrow), ascending. */
+  async matchingIds(scope: MessageScope, ids: readonly number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const params: SqlValue[] = [];
+    const { from, where } = this.scopeSql(scope, params);
+    where.push(`m.id IN (${placeholders(ids.length)})`);
+    params.push(...ids);
+    const rows = await this.db.all<{ id: number }>(
+      `SELECT m.id AS id FROM ${from} WHERE ${where.join(" AND ")} ORDER BY m.id`,
       params,
     );
-    return rows.map((r) => ({ id: Number(r.id), flags: Number(r.flags) }));
+    return rows.map((r) => Number(r.id));
   }
 
   /** Id and full name of every active user (mention resolution; lighter than full user rows). */
@@ -367,10 +407,19 @@ export class MessagesRepo {
     content: string,
     renderedContent: string,
     isMeMessage: boolean,
+    has: MessageHas,
   ): Promise<void> {
     await this.db.run(
-      "UPDATE messages SET content = ?, rendered_content = ?, is_me_message = ? WHERE id = ?",
-      [content, renderedContent, sqlBool(isMeMessage), id],
+      "UPDATE messages SET content = ?, rendered_content = ?, is_me_message = ?, has_link = ?, has_image = ?, has_attachment = ? WHERE id = ?",
+      [
+        content,
+        renderedContent,
+        sqlBool(isMeMessage),
+        sqlBool(has.link),
+        sqlBool(has.image),
+        sqlBool(has.attachment),
+        id,
+      ],
     );
   }
 

@@ -4,7 +4,7 @@ import type { Rendered } from "../markdown/render.js";
 import { isAdmin } from "../users/types.js";
 import type { User } from "../users/types.js";
 import { accessMessage, interestedUsers } from "./access.js";
-import { MAX_MESSAGE_LENGTH, isMe, normalizeTopic, truncate } from "./content.js";
+import { MAX_MESSAGE_LENGTH, isMe, messageHas, normalizeTopic, truncate } from "./content.js";
 import { Flag } from "./flag-bits.js";
 import { buildHistory } from "./history.js";
 import type { MessageDeps } from "./ports.js";
@@ -57,7 +57,7 @@ export async function editMessage(
 
   const changedIds = await deps.store.transaction(async ({ messages: repo }) => {
     if (content !== undefined && rendered !== undefined) {
-      await repo.updateContent(id, content, rendered.html, isMe(content));
+      await repo.updateContent(id, content, rendered.html, isMe(content), messageHas(rendered.html));
       const rows = await repo.rowsOfMessage(id);
       const mentioned = new Set(rendered.mentionedUserIds);
       const changes = rows.flatMap((r) => {

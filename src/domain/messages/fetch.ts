@@ -4,9 +4,10 @@ import type { User } from "../users/types.js";
 import { accessMessage } from "./access.js";
 import { LARGER_THAN_MAX_MESSAGE_ID, MAX_MESSAGES_PER_FETCH } from "./content.js";
 import { Flag, flagNames } from "./flag-bits.js";
-import { narrowScope } from "./narrow.js";
+import { narrowScope, narrowSearchTerms } from "./narrow.js";
 import type { MessageDeps } from "./ports.js";
 import { wireMany, wireOne } from "./present.js";
+import { highlightHtml, highlightText } from "./search.js";
 import type { FetchRequest, FetchResult, PresentOptions } from "./types.js";
 
 const DEFAULT_PRESENT: PresentOptions = { applyMarkdown: true, clientGravatar: false };
@@ -81,6 +82,17 @@ export async function fetchMessages(deps: MessageDeps, user: User, req: FetchReq
   const messages = await repo.byIds(visible.map((r) => r.id));
   const wires = await wireMany(deps, messages, req.present);
   const flagsById = new Map(visible.map((r) => [r.id, r.flags]));
+  const terms = narrowSearchTerms(req.narrow);
+  if (terms !== undefined) {
+    // Zulip adds the highlighted matches to each message of a search.
+    const byId = new Map(messages.map((m) => [m.id, m]));
+    for (const w of wires) {
+      const m = byId.get(w["id"] as number);
+      if (m === undefined) continue;
+      w["match_content"] = highlightHtml(m.renderedContent, terms);
+      w["match_subject"] = highlightText(m.topic, terms);
+    }
+  }
   return {
     anchor,
     foundAnchor: at.length === 1,
@@ -107,4 +119,27 @@ async function firstUnread(deps: MessageDeps, user: User, scope: MessageScope): 
   };
   const [first] = await deps.store.read.messages.range(unreadScope, ">=", 0, "ASC", 1);
   return first?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
+}
+
+/**
+ * GET /messages/matches_narrow: which of `ids` (messages the user can read) match the narrow, each
+ * with its rendered content and topic, matches highlighted when the narrow searches.
+ */
+export async function matchesNarrow(
+  deps: MessageDeps,
+  user: User,
+  ids: readonly number[],
+  narrow: FetchRequest["narrow"],
+): Promise<Record<string, { match_content: string; match_subject: string }>> {
+  const scope = await narrowScope(deps, user, narrow);
+  const matching = await deps.store.read.messages.matchingIds(scope, [...new Set(ids)]);
+  const terms = narrowSearchTerms(narrow) ?? [];
+  const out: Record<string, { match_content: string; match_subject: string }> = {};
+  for (const m of await deps.store.read.messages.byIds(matching)) {
+    out[String(m.id)] = {
+      match_content: highlightHtml(m.renderedContent, terms),
+      match_subject: highlightText(m.topic, terms),
+    };
+  }
+  return out;
 }

@@ -4,10 +4,11 @@ import type { RepoStore } from "../../store/repos.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { User } from "../users/types.js";
 import { deleteMessage, editMessage, messageHistory } from "./edit.js";
-import { fetchMessages, getWithRawContent } from "./fetch.js";
+import { fetchMessages, getWithRawContent, matchesNarrow } from "./fetch.js";
 import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateFlags } from "./flags.js";
 import type { MessageDeps, StreamLookup, UserLookup } from "./ports.js";
 import { addReaction, removeReaction } from "./reactions.js";
+import { renderFor } from "./rendering.js";
 import { sendMessage } from "./send.js";
 import type {
   EditRequest,
@@ -96,6 +97,20 @@ export class MessageService {
   /** GET /messages: a range of the narrow around an anchor. */
   async fetch(user: User, req: FetchRequest): Promise<FetchResult> {
     return fetchMessages(this.deps, user, req);
+  }
+
+  /** GET /messages/matches_narrow: the given messages that match, with highlighted matches. */
+  async matchesNarrow(
+    user: User,
+    ids: readonly number[],
+    narrow: FetchRequest["narrow"],
+  ): Promise<Record<string, { match_content: string; match_subject: string }>> {
+    return matchesNarrow(this.deps, user, ids, narrow);
+  }
+
+  /** POST /messages/render: Markdown rendered as it would be if `user` sent it. */
+  async render(user: User, content: string): Promise<string> {
+    return (await renderFor(this.deps, user, content)).html;
   }
 
   /** PATCH /messages/{id}. */

@@ -4,6 +4,7 @@ import type { User } from "../users/types.js";
 import { canReadHistory } from "./access.js";
 import { Flag } from "./flag-bits.js";
 import type { MessageDeps } from "./ports.js";
+import { searchTerms } from "./search.js";
 import type { MessageCondition, NarrowTerm } from "./types.js";
 
 /** Narrow terms → range-query conditions (Zulip's NarrowBuilder), with its BAD_NARROW texts. */
@@ -67,8 +68,25 @@ export async function narrowScope(
         else throw new BadNarrowError(`unknown 'is' operand ${text}`);
         break;
       }
-      case "near":
+      case "search":
+        conditions.push({ kind: "search", terms: searchTerms(text), negated });
+        break;
+      case "has":
+        if (text !== "link" && text !== "image" && text !== "attachment") {
+          throw new BadNarrowError(`unknown 'has' operand ${text}`);
+        }
+        conditions.push({ kind: "has", what: text, negated });
+        break;
+      case "id":
+        if (!/^[0-9]+$/.test(text)) throw new BadNarrowError("Invalid message ID");
+        conditions.push({ kind: "id", id: Number(text), negated });
+        break;
       case "in":
+        // "home" leaves muted streams and topics out (Zulip's exclude_muting_conditions).
+        if (text !== "home" && text !== "all") throw new BadNarrowError(`unknown 'in' operand ${text}`);
+        if (text === "home" && !negated) conditions.push(...(await mutingConditions(deps, user)));
+        break;
+      case "near":
         break;
       default:
         throw new BadNarrowError(`unknown operator ${term.operator}`);
@@ -81,4 +99,25 @@ async function userByOperand(deps: MessageDeps, operand: unknown): Promise<User 
   if (typeof operand === "number") return deps.users.byId(operand);
   if (typeof operand === "string") return deps.users.byEmail(operand);
   return undefined;
+}
+
+/** The search terms of a narrow's non-negated `search` operators (for highlighting). */
+export function narrowSearchTerms(narrow: readonly NarrowTerm[]): string[] | undefined {
+  const terms = narrow.filter((t) => t.operator === "search" && !t.negated);
+  if (terms.length === 0) return undefined;
+  return terms.flatMap((t) =>
+    searchTerms(Array.isArray(t.operand) ? t.operand.join(" ") : String(t.operand)),
+  );
+}
+
+async function mutingConditions(deps: MessageDeps, user: User): Promise<MessageCondition[]> {
+  const topics = [...(await deps.streams.mutedTopicKeys(user.id))].map((key) => {
+    const i = key.indexOf(":");
+    return { streamId: Number(key.slice(0, i)), topicLower: key.slice(i + 1) };
+  });
+  const streams = await deps.streams.mutedStreamIds(user.id);
+  return [
+    { kind: "not-muted", topics },
+    ...streams.map((streamId): MessageCondition => ({ kind: "stream", streamId, negated: true })),
+  ];
 }

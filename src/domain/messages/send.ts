@@ -3,7 +3,7 @@ import type { Rendered } from "../markdown/render.js";
 import type { Stream } from "../streams/types.js";
 import { isAdmin, isGuest } from "../users/types.js";
 import type { User } from "../users/types.js";
-import { isMe, normalizeContent, normalizeTopic } from "./content.js";
+import { isMe, messageHas, normalizeContent, normalizeTopic } from "./content.js";
 import { Flag, flagNames } from "./flag-bits.js";
 import type { MessageDeps } from "./ports.js";
 import { nowSeconds } from "./ports.js";
@@ -69,6 +69,7 @@ async function sendToStream(deps: MessageDeps, sender: User, input: SendInput): 
       client: input.client ?? "Internal",
       dateSent: nowSeconds(deps),
       isMeMessage: isMe(content),
+      has: messageHas(rendered.html),
     });
     await repo.insertUserMessages(messageId, recipients);
     return messageId;
@@ -136,6 +137,7 @@ async function sendPrivate(deps: MessageDeps, sender: User, input: SendInput): P
       client: input.client ?? "Internal",
       dateSent: nowSeconds(deps),
       isMeMessage: isMe(content),
+      has: messageHas(rendered.html),
     });
     await repo.insertUserMessages(messageId, recipients);
     return messageId;

@@ -22,7 +22,7 @@ export interface StoredMessage {
   isMeMessage: boolean;
 }
 
-export type NewMessage = Omit<StoredMessage, "id" | "lastEditTime" | "editHistory">;
+export type NewMessage = Omit<StoredMessage, "id" | "lastEditTime" | "editHistory"> & { has: MessageHas };
 
 /** One stored edit (Zulip's edit_history entry). */
 export interface EditHistoryEntry {
@@ -44,7 +44,19 @@ export type MessageCondition =
   | { kind: "private"; negated: boolean }
   /** Any of `bits` set in the user's flags. */
   | { kind: "flag"; bits: number; negated: boolean }
-  | { kind: "not-muted"; topics: readonly { streamId: number; topicLower: string }[] };
+  | { kind: "not-muted"; topics: readonly { streamId: number; topicLower: string }[] }
+  /** Full-text search: every term (a word or a phrase, lower-cased) in the topic or content. */
+  | { kind: "search"; terms: readonly string[]; negated: boolean }
+  /** Zulip's has_link / has_image / has_attachment. */
+  | { kind: "has"; what: "link" | "image" | "attachment"; negated: boolean }
+  | { kind: "id"; id: number; negated: boolean };
+
+/** What a message's rendered content contains (Zulip's has_* columns). */
+export interface MessageHas {
+  link: boolean;
+  image: boolean;
+  attachment: boolean;
+}
 
 export interface UnreadRow {
   id: number;

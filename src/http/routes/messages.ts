@@ -2,7 +2,7 @@ import Router from "@koa/router";
 import { JsonableError, RequestVariableInvalidError } from "../../errors.js";
 import type { Anchor, NarrowTerm, PropagateMode, SendInput } from "../../domain/messages/types.js";
 import type { Services } from "../../services.js";
-import { bool, optional, parseArgs, str, withAlias } from "../params.js";
+import { bool, checkInt, jsonList, optional, parseArgs, str, withAlias } from "../params.js";
 import type { Parser } from "../params.js";
 import { presentFetch } from "../presenters/messages.js";
 import type { AppContext, AppState } from "../state.js";
@@ -95,7 +95,7 @@ const narrowParser: Parser<NarrowTerm[]> = (raw, name) => {
     const okOperand =
       typeof operand === "string" ||
       (Number.isSafeInteger(operand) &&
-        ["sender", "stream", "channel", "pm-with", "dm"].includes(operator)) ||
+        ["sender", "stream", "channel", "pm-with", "dm", "id", "near"].includes(operator)) ||
       (Array.isArray(operand) &&
         ["pm-with", "dm"].includes(operator) &&
         operand.every((x) => typeof x === "number" && Number.isSafeInteger(x)));
@@ -166,6 +166,17 @@ export function messagesRouter(services: Services): Router<AppState> {
       present: { applyMarkdown: args.apply_markdown, clientGravatar: args.client_gravatar },
     });
     ctx.body = success(presentFetch(result));
+  });
+
+  router.get("/messages/matches_narrow", async (ctx) => {
+    const args = parseArgs(ctx.state.params, { msg_ids: jsonList(checkInt), narrow: narrowParser });
+    const matches = await messages.matchesNarrow(ctx.state.user, args.msg_ids, args.narrow);
+    ctx.body = success({ messages: matches });
+  });
+
+  router.post("/messages/render", async (ctx) => {
+    const args = parseArgs(ctx.state.params, { content: str });
+    ctx.body = success({ rendered: await messages.render(ctx.state.user, args.content) });
   });
 
   router.get("/messages/:id", async (ctx) => {

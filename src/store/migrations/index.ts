@@ -6,6 +6,7 @@ import { indexes } from "./005-indexes.js";
 import { reactions } from "./006-reactions.js";
 import { apiKeyLookup } from "./007-api-key-lookup.js";
 import { webSessions } from "./008-web-sessions.js";
+import { messageSearch } from "./011-message-search.js";
 import { userStatus } from "./015-user-status.js";
 import type { Migration } from "./types.js";
 
@@ -19,5 +20,6 @@ export const migrations: readonly Migration[] = [
   reactions,
   apiKeyLookup,
   webSessions,
+  messageSearch,
   userStatus,
 ];

@@ -6,12 +6,14 @@ export interface Ddl {
   id: string;
   /** A 64-bit integer (times, ids that reference an `id`). */
   bigint: string;
+  /** For the few statements that differ (full-text search). */
+  dialect: Db["dialect"];
 }
 
 export function ddlFor(dialect: Db["dialect"]): Ddl {
   return dialect === "sqlite"
-    ? { id: "INTEGER PRIMARY KEY AUTOINCREMENT", bigint: "INTEGER" }
-    : { id: "BIGSERIAL PRIMARY KEY", bigint: "BIGINT" };
+    ? { id: "INTEGER PRIMARY KEY AUTOINCREMENT", bigint: "INTEGER", dialect }
+    : { id: "BIGSERIAL PRIMARY KEY", bigint: "BIGINT", dialect };
 }
 
 export interface Migration {

@@ -90,7 +90,7 @@ async function post(c: WebhookCase): Promise<{ status: number; body: Record<stri
     const credentials = `${t.users.webhookBot.email}:${t.users.webhookBot.apiKey}`;
     headers["authorization"] = `Basic ${Buffer.from(credentials).toString("base64")}`;
   }
-  let body: Uint8Array | FormData = new Uint8Array(caseBody(c));
+  let body: BodyInit = new Uint8Array(caseBody(c));
   if (c.body_encoding === "multipart") {
     // fetch writes the multipart body and its Content-Type (with the boundary) itself.
     delete headers["content-type"];

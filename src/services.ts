@@ -9,6 +9,8 @@ import { OutgoingWebhookService } from "./domain/outgoing/outgoing-webhook-servi
 import { StreamAccess } from "./domain/streams/access.js";
 import { StreamService } from "./domain/streams/stream-service.js";
 import { UserService } from "./domain/users/user-service.js";
+import { BotLifecycleService } from "./domain/users/bot-lifecycle.js";
+import { BotsRepo } from "./store/bots-repo.js";
 import { WebhookService, registryOf } from "./domain/webhooks/webhook-service.js";
 import type { SendMessage } from "./domain/webhooks/webhook-service.js";
 import { integrations } from "../integrations/index.js";
@@ -34,6 +36,8 @@ export interface Services extends UserFeatures {
   /** Event queues and long polling (register, GET/DELETE /events); also `events`. */
   eventQueues: EventQueueService;
   users: UserService;
+  /** Editing, deactivating and reactivating bots, regenerating keys (src/domain/users/bot-lifecycle.ts). */
+  botLifecycle: BotLifecycleService;
   webhooks: WebhookService;
   streams: StreamService;
   /** Messages, flags and unread counts; `messages.send` is how webhooks and bots post. */
@@ -108,6 +112,13 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
     events,
     eventQueues,
     users,
+    botLifecycle: new BotLifecycleService({
+      users,
+      usersRepo: new UsersRepo(db),
+      botsRepo: new BotsRepo(db),
+      events,
+      streamName: async (name) => (await streamAccess.byName(name))?.name,
+    }),
     webhooks,
     streams,
     messages,

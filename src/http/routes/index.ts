@@ -3,6 +3,7 @@ import type { Services } from "../../services.js";
 import type { AppState } from "../state.js";
 import { authRouter } from "./auth.js";
 import { botStorageRouter } from "./bot-storage.js";
+import { botsRouter } from "./bots.js";
 import { eventsRouter } from "./events.js";
 import { externalRouter } from "./external.js";
 import { flagsRouter } from "./flags.js";
@@ -31,6 +32,7 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     subscriptionsRouter(services),
     settingsRouter(services),
     botStorageRouter(services),
+    botsRouter(services),
     presenceRouter(services),
     integrationDocsRouter(services),
   ];

@@ -139,15 +139,7 @@ export function usersRouter(services: Services): Router<AppState> {
     });
   });
 
-  router.patch("/bots/:bot_id", async (ctx) => {
-    const botId = Number(ctx.params["bot_id"]);
-    if (!Number.isSafeInteger(botId)) throw new JsonableError("No such bot");
-    const args = parseArgs(ctx.state.params, { config_data: jsonDict });
-    const entries: Record<string, string> = {};
-    for (const [k, v] of Object.entries(args.config_data)) entries[k] = checkString(v, `config_data["${k}"]`);
-    await users.updateBotConfig(ctx.state.user, botId, entries);
-    ctx.body = success();
-  });
+  // PATCH/DELETE /bots/{bot_id} and key regeneration: src/http/routes/bots.ts.
 
   router.get("/bots", async (ctx) => {
     const bots = await users.botsOf(ctx.state.user);

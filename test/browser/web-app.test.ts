@@ -248,6 +248,14 @@ describeBrowser("web app in Chromium", () => {
       await expect(page.getByLabel(label, { exact: true }).isVisible()).resolves.toBe(true);
     }
     await expect(page.getByRole("button", { name: "Send" }).isVisible()).resolves.toBe(true);
+    // The stream list slides over the feed and closes again.
+    const streams = page.getByRole("navigation", { name: "Streams" });
+    await expect(streams.isVisible()).resolves.toBe(false);
+    await page.getByRole("button", { name: "Streams" }).click();
+    await streams.getByRole("link", { name: "#Denmark" }).waitFor();
+    await expect(overflow()).resolves.toBe(0);
+    await streams.getByRole("button", { name: "Close" }).click();
+    await streams.waitFor({ state: "hidden" });
     await page.getByRole("button", { name: "Menu" }).click();
     await page.getByRole("link", { name: "Your bots" }).click();
     await page.getByRole("button", { name: "Add a new bot" }).waitFor();

@@ -30,7 +30,17 @@ function Badge({ count, label }: { count: number; label: string }) {
   ) : null;
 }
 
-function Sidebar({ store, narrow, go }: { store: ChatStore; narrow: Narrow; go: (n: Narrow) => void }) {
+function Sidebar({
+  store,
+  narrow,
+  go,
+  close,
+}: {
+  store: ChatStore;
+  narrow: Narrow;
+  go: (n: Narrow) => void;
+  close: () => void;
+}) {
   const counts = store.unreadCounts();
   const streams = [...store.subscriptions.values()].sort((a, b) => a.name.localeCompare(b.name));
   const link = (n: Narrow, label: string, count: number, extra = "") => (
@@ -49,6 +59,9 @@ function Sidebar({ store, narrow, go }: { store: ChatStore; narrow: Narrow; go: 
   );
   return (
     <nav class="sidebar" aria-label="Streams">
+      <button type="button" class="sidebar-close secondary" onClick={close}>
+        Close
+      </button>
       <ul>
         <li>{link({}, "All messages", counts.total)}</li>
         <li>{link({ private: true }, "Private messages", counts.private)}</li>
@@ -109,7 +122,7 @@ export function ChatPage({ store }: { store: ChatStore }) {
       : `#${store.streamName(narrow.streamId) ?? "?"}${narrow.topic !== undefined ? ` › ${narrow.topic}` : ""}`;
   return (
     <div class={sidebarOpen ? "chat sidebar-open" : "chat"}>
-      <Sidebar store={store} narrow={narrow} go={go} />
+      <Sidebar store={store} narrow={narrow} go={go} close={() => setSidebarOpen(false)} />
       <section class="conversation" aria-label="Messages">
         <div class="conversation-head">
           <button

@@ -389,7 +389,8 @@ describe("signature verification", () => {
       as: t.users.iago,
       params: { config_data: { webhook_secret: "shared" } },
     });
-    expect(upd.body).toEqual({ result: "success", msg: "" });
+    // The answer may also describe the bot (as Zulip's does); the secret is what this test needs.
+    expect(upd.body).toMatchObject({ result: "success", msg: "" });
     const res = await hook("github", `api_key=${t.users.webhookBot.apiKey}&stream=test`, ping, {
       "content-type": "application/json",
       "x-github-event": "ping",

@@ -3,6 +3,7 @@ import Router from "@koa/router";
 import { basicAuth } from "./http/middleware/basic-auth.js";
 import { bodyParser } from "./http/middleware/body.js";
 import { errorHandler } from "./http/middleware/error-handler.js";
+import { backendUnavailable } from "./http/backend-unavailable.js";
 import { eventFilterBounds } from "./http/middleware/event-filters.js";
 import { publicRequestCap } from "./http/middleware/public-limit.js";
 import { rateLimit } from "./http/middleware/rate-limit.js";
@@ -23,6 +24,7 @@ export function createApp(services: Services): Koa<AppState> {
   const app = new Koa<AppState>();
   app.use(requestLog(services.logger));
   app.use(errorHandler(services.logger));
+  app.use(backendUnavailable());
   app.use(publicRequestCap(services.config.limits.maxPublicRequestsPerIp));
   app.use(
     bodyParser({ limitBytes: services.config.bodyLimitBytes, lenientJsonPaths: /^\/api\/v1\/external\// }),

@@ -5,6 +5,9 @@ import type { ServerConfig } from "./config.js";
 import type { LogLevel } from "./logger.js";
 import { createLogger } from "./logger.js";
 import { startServer } from "./server.js";
+import cluster from "node:cluster";
+import { reportWorkerReady, runPrimary, workersProblem } from "./cluster.js";
+import { redactRedisUrl } from "./infra/redis/connection.js";
 import { writeSecretFile } from "./secure-files.js";
 import { readZuliprc, sendWebhookFixture } from "./tools/send-webhook-fixture.js";
 import { integrations } from "../integrations/index.js";
@@ -54,12 +57,27 @@ async function serve(argv: {
   requestTimeout: number;
   keepAliveTimeout: number;
   maxPublicRequestsPerIp: number;
+  redis: string | undefined;
+  workers: number;
 }): Promise<void> {
+  const problem = workersProblem({
+    workers: argv.workers,
+    databaseUrl: argv.database,
+    redisUrl: argv.redis,
+    botserverConfig: argv.botserverConfig,
+  });
+  if (problem !== undefined) throw new Error(problem);
+  if (argv.workers > 1 && cluster.isPrimary) {
+    const url = await runPrimary(argv.workers, createLogger(argv.logLevel as LogLevel));
+    console.log(`Chat server: ${argv.workers} workers serving ${url}`);
+    return;
+  }
   const base = defaultConfig({ host: argv.host, port: argv.port });
   const config: ServerConfig = {
     ...base,
     dataDir: argv.dataDir,
     databaseUrl: argv.database,
+    redisUrl: argv.redis,
     externalUrl: argv.externalUrl ?? base.externalUrl,
     ownerEmail: argv.ownerEmail,
     ownerName: argv.ownerName,
@@ -88,8 +106,9 @@ async function serve(argv: {
     if (zuliprcPath !== undefined) console.log(`Wrote ${zuliprcPath} (the owner's API credentials).`);
   }
   console.log(
-    `Chat server listening on ${running.url} (site ${config.externalUrl}, store ${config.databaseUrl === undefined ? config.dataDir : redactUrl(config.databaseUrl)})`,
+    `Chat server listening on ${running.url} (site ${config.externalUrl}, store ${config.databaseUrl === undefined ? config.dataDir : redactUrl(config.databaseUrl)}${config.redisUrl === undefined ? "" : `, redis ${redactRedisUrl(config.redisUrl)}`})`,
   );
+  reportWorkerReady(running.url);
   // The bot server in the same process: started once the chat server listens, so its start-up
   // checks (GET server_settings, users/me for each bot) can reach it.
   let botServer: RunningBotServer | undefined;
@@ -232,6 +251,17 @@ export async function main(args: string[]): Promise<void> {
             type: "number",
             default: 256,
             describe: "Requests without credentials one IP may have in flight (more get 429; 0 = no cap)",
+          })
+          .option("redis", {
+            type: "string",
+            describe:
+              "Redis URL (redis://host:6379): event queues, rate limits and invalidations shared by every server process",
+          })
+          .option("workers", {
+            type: "number",
+            default: 1,
+            describe:
+              "Server processes on this port (node:cluster); more than 1 needs --database postgres://… and --redis",
           }),
       (argv) => serve(argv),
     )

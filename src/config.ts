@@ -9,6 +9,10 @@ export interface ServerConfig {
   dataDir: string;
   /** postgres://… or sqlite:PATH; default: SQLite in dataDir. */
   databaseUrl: string | undefined;
+  /** redis://…: event queues, rate limits and invalidations shared by every process (docs/deploy.md). */
+  redisUrl?: string | undefined;
+  /** Prefix of every Redis key and channel (one deployment per prefix); default "chat:". */
+  redisPrefix?: string | undefined;
   /** The URL clients use (realm_uri, zuliprc `site`). */
   externalUrl: string;
   realmName: string;

@@ -20,6 +20,10 @@ import {
   writeSecretFile,
 } from "./secure-files.js";
 import { openStore } from "./store/open-store.js";
+import { connectRedis } from "./infra/redis/connection.js";
+import type { RedisBackend } from "./infra/redis/connection.js";
+import { redisSharedState } from "./infra/shared-state.js";
+import type { SharedState } from "./infra/shared-state.js";
 
 export interface FirstStart {
   owner: User;
@@ -116,6 +120,8 @@ export async function startServer(
   if (config.port === 0 && config.externalUrl.endsWith(":0")) config.externalUrl = url;
 
   let db: Awaited<ReturnType<typeof openStore>> | undefined;
+  let redis: RedisBackend | undefined;
+  let shared: SharedState = {};
   let services: Services;
   let firstStart: FirstStart | undefined;
   const sqliteFile = sqliteFileOf(config.databaseUrl, config.dataDir);
@@ -126,7 +132,11 @@ export async function startServer(
       secureSqliteFiles(sqliteFile);
     }
     db = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-    services = createServices(db, config, clock, logger);
+    if (config.redisUrl !== undefined) {
+      redis = await connectRedis(config.redisUrl, logger, config.redisPrefix);
+      shared = await redisSharedState(redis, config);
+    }
+    services = createServices(db, config, clock, logger, shared);
     firstStart = await ensureRealm(services, config, opts.ownerPassword);
     // SQLite creates -wal and -shm on first use; make sure none is readable by others.
     if (sqliteFile !== undefined) secureSqliteFiles(sqliteFile);
@@ -134,6 +144,7 @@ export async function startServer(
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await db?.close();
+    await redis?.close();
     throw err;
   }
   // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's callback handles its own promise
@@ -158,6 +169,7 @@ export async function startServer(
         });
       });
       await db.close();
+      await redis?.close();
     },
   };
 }

@@ -9,8 +9,6 @@ import { OutgoingWebhookService } from "./domain/outgoing/outgoing-webhook-servi
 import { StreamAccess } from "./domain/streams/access.js";
 import { StreamService } from "./domain/streams/stream-service.js";
 import { UserService } from "./domain/users/user-service.js";
-import { BotLifecycleService } from "./domain/users/bot-lifecycle.js";
-import { BotsRepo } from "./store/bots-repo.js";
 import { WebhookService, registryOf } from "./domain/webhooks/webhook-service.js";
 import type { SendMessage } from "./domain/webhooks/webhook-service.js";
 import { integrations } from "../integrations/index.js";
@@ -20,6 +18,7 @@ import { repoStore } from "./store/repos.js";
 import { UsersRepo } from "./store/users-repo.js";
 import { SessionsRepo } from "./store/sessions-repo.js";
 import { SessionService } from "./domain/web/session-service.js";
+import type { SharedState } from "./infra/shared-state.js";
 import { createUserFeatures } from "./user-features.js";
 import type { UserFeatures } from "./user-features.js";
 
@@ -36,8 +35,6 @@ export interface Services extends UserFeatures {
   /** Event queues and long polling (register, GET/DELETE /events); also `events`. */
   eventQueues: EventQueueService;
   users: UserService;
-  /** Editing, deactivating and reactivating bots, regenerating keys (src/domain/users/bot-lifecycle.ts). */
-  botLifecycle: BotLifecycleService;
   webhooks: WebhookService;
   streams: StreamService;
   /** Messages, flags and unread counts; `messages.send` is how webhooks and bots post. */
@@ -48,14 +45,23 @@ export interface Services extends UserFeatures {
   outgoing: OutgoingWebhookService;
   /** Web-app sessions (sign-in at /login, `/json` requests). */
   sessions: SessionService;
+  /** State shared with other server processes (`--redis`); empty in a single process. */
+  shared: SharedState;
   /** Highest message id the user can see (users/me, register); -1 when none. */
   maxMessageId(userId: number): Promise<number>;
   /** Stops timers and background work (event-queue GC, delivery workers). */
   close(): Promise<void>;
 }
 
-export function createServices(db: Db, config: ServerConfig, clock: Clock, logger: Logger): Services {
-  const eventQueues = new EventQueueService(new MemoryEventQueueStore(), config.events, clock, logger);
+export function createServices(
+  db: Db,
+  config: ServerConfig,
+  clock: Clock,
+  logger: Logger,
+  shared: SharedState = {},
+): Services {
+  const queueStore = shared.queueStore ?? new MemoryEventQueueStore();
+  const eventQueues = new EventQueueService(queueStore, config.events, clock, logger);
   eventQueues.startGc();
   const events: EventSink = eventQueues;
   const users = new UserService(new UsersRepo(db), events, clock, () => config.botDomain);
@@ -112,13 +118,6 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
     events,
     eventQueues,
     users,
-    botLifecycle: new BotLifecycleService({
-      users,
-      usersRepo: new UsersRepo(db),
-      botsRepo: new BotsRepo(db),
-      events,
-      streamName: async (name) => (await streamAccess.byName(name))?.name,
-    }),
     webhooks,
     streams,
     messages,
@@ -127,6 +126,7 @@ export function createServices(db: Db, config: ServerConfig, clock: Clock, logge
     sessions: new SessionService(new SessionsRepo(db), users, clock),
     // Presence, typing, user status and the per-user state register reports (src/user-features.ts).
     ...createUserFeatures({ db, events, clock, users, streams: streamAccess }),
+    shared,
     maxMessageId: (userId) => messages.maxMessageId(userId),
     async close() {
       for (const close of closers.reverse()) await close();

@@ -68,21 +68,29 @@ export class PostgresDb extends PgQueryable implements Db {
   }
 
   static connect(url: string): PostgresDb {
-    return new PostgresDb(new pg.Pool({ connectionString: url, max: 10 }));
+    // Connection attempts fail fast while the server is away (503, not a hung request), and an idle
+    // client the server dropped is discarded instead of crashing the process ('error' event).
+    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+    pool.on("error", () => undefined);
+    return new PostgresDb(pool);
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    let broken: Error | undefined;
     try {
       await client.query("BEGIN");
       const value = await fn(new PgQueryable(client));
       await client.query("COMMIT");
       return value;
     } catch (err) {
-      await client.query("ROLLBACK");
+      // A connection that broke mid-transaction is discarded, not given back to the pool.
+      await client.query("ROLLBACK").catch((rollbackErr: unknown) => {
+        broken = rollbackErr as Error;
+      });
       throw err;
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import type { Clock } from "../../clock.js";
 import { BadEventQueueIdError, JsonableError } from "../../errors.js";
 import type { Logger } from "../../logger.js";
@@ -80,6 +80,8 @@ export class EventQueueService implements EventSink {
   private waking: Promise<void> = Promise.resolve();
   private gcTimer: NodeJS.Timeout | undefined;
   private waiterSeq = 0;
+  /** Makes waiter ids unique across processes and machines (they are shared through a Redis store). */
+  private readonly processTag = String(randomInt(1e9, 1e10));
   private closed = false;
   private readonly optionsCache = new Map<string, QueueOptions>();
 
@@ -91,6 +93,19 @@ export class EventQueueService implements EventSink {
   ) {
     store.onEventsAvailable((queueId) => {
       this.scheduleWake(queueId);
+    });
+    // Another process took over a queue whose long poll this process holds: answer it.
+    store.onSuperseded((queueId, waiterId) => {
+      const waiter = this.waiters.get(queueId);
+      if (waiter?.id !== waiterId) return;
+      void this.store
+        .fetch(queueId)
+        .then((events) => {
+          this.finish(waiter, this.render(events, queueId, waiter.options));
+        })
+        .catch(() => {
+          this.finish(waiter, []);
+        });
     });
   }
 
@@ -230,6 +245,7 @@ export class EventQueueService implements EventSink {
     const events = await this.store.fetch(queueId);
     const rendered = this.render(events, queueId, d.options);
     if (current !== undefined) this.finish(current, rendered);
+    else if (d.waiterId !== null) await this.store.supersede(queueId, d.waiterId);
     if (events.length > 0 || req.dontBlock) {
       await this.store.touch(queueId, this.clock.now());
       return rendered;
@@ -242,7 +258,7 @@ export class EventQueueService implements EventSink {
     let resolve!: (events: DeliveredEvent[]) => void;
     const promise = new Promise<DeliveredEvent[]>((r) => (resolve = r));
     const waiter: Waiter = {
-      id: `${process.pid}:${++this.waiterSeq}`,
+      id: `${this.processTag}:${++this.waiterSeq}`,
       queueId,
       options,
       resolve,
@@ -306,6 +322,9 @@ export class EventQueueService implements EventSink {
       const events = await this.store.fetch(queueId);
       if (events.length > 0 && this.waiters.get(queueId) === waiter) {
         this.finish(waiter, this.render(events, queueId, waiter.options));
+      } else if (events.length === 0 && (await this.store.describe(queueId)) === undefined) {
+        // Deleted by another process (DELETE /events, too many events): answer as discard() does.
+        this.finish(waiter, []);
       }
     }
   }

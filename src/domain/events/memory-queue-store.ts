@@ -24,6 +24,7 @@ export class MemoryEventQueueStore implements EventQueueStore {
   private readonly byUser = new Map<number, Set<string>>();
   private readonly publicQueues = new Set<string>();
   private readonly listeners: ((queueId: string) => void)[] = [];
+  private readonly supersedeListeners: ((queueId: string, waiterId: string) => void)[] = [];
 
   allocate(q: NewQueue): Promise<void> {
     this.queues.set(q.id, {
@@ -178,5 +179,14 @@ export class MemoryEventQueueStore implements EventQueueStore {
 
   onEventsAvailable(listener: (queueId: string) => void): void {
     this.listeners.push(listener);
+  }
+
+  supersede(queueId: string, waiterId: string): Promise<void> {
+    for (const listener of this.supersedeListeners) listener(queueId, waiterId);
+    return Promise.resolve();
+  }
+
+  onSuperseded(listener: (queueId: string, waiterId: string) => void): void {
+    this.supersedeListeners.push(listener);
   }
 }

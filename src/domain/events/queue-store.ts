@@ -24,6 +24,7 @@ import type { AckResult, NewQueue, QueueDescriptor, QueuedEvent } from "./types.
  * - GC         `expiredQueueIds`: scan `q:gc` by score for ids with no waiter; `delete` removes all
  *              keys of the queue and its index entries. Several processes may sweep; delete is idempotent.
  * Event objects are shared by reference in memory; a Redis store serialises them (they are JSON).
+ * The Redis store is src/infra/redis/redis-queue-store.ts (`serve --redis`).
  */
 export interface EventQueueStore {
   allocate(queue: NewQueue): Promise<void>;
@@ -59,6 +60,12 @@ export interface EventQueueStore {
   expiredQueueIds(nowMs: number): Promise<string[]>;
   /** Number of queues (monitoring and tests). */
   size(): Promise<number>;
-  /** Called after every push with the queue that has new events (Redis: pub/sub). */
+  /**
+   * Called after every push with the queue that has new events, and after a deletion (Redis:
+   * pub/sub, so every process hears about every queue and answers the waiters it holds).
+   */
   onEventsAvailable(listener: (queueId: string) => void): void;
+  /** Tells whichever process holds waiter `waiterId` of the queue that a newer poll replaced it. */
+  supersede(queueId: string, waiterId: string): Promise<void>;
+  onSuperseded(listener: (queueId: string, waiterId: string) => void): void;
 }

@@ -3,10 +3,10 @@ import type { Services } from "../../services.js";
 import type { AppState } from "../state.js";
 import { authRouter } from "./auth.js";
 import { botStorageRouter } from "./bot-storage.js";
-import { botsRouter } from "./bots.js";
 import { eventsRouter } from "./events.js";
 import { externalRouter } from "./external.js";
 import { flagsRouter } from "./flags.js";
+import { healthRouter } from "./health.js";
 import { integrationDocsRouter } from "./integration-docs.js";
 import { messagesRouter } from "./messages.js";
 import { presenceRouter } from "./presence.js";
@@ -18,7 +18,12 @@ import { usersRouter } from "./users.js";
 
 /** Routers that need no Basic auth (each may authenticate in its own way, like webhooks). */
 export function publicRouters(services: Services): Router<AppState>[] {
-  return [serverSettingsRouter(services), authRouter(services), externalRouter(services.webhooks)];
+  return [
+    healthRouter(services),
+    serverSettingsRouter(services),
+    authRouter(services),
+    externalRouter(services.webhooks),
+  ];
 }
 
 /** Routers behind HTTP Basic auth. A new resource adds one line here. */
@@ -32,7 +37,6 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     subscriptionsRouter(services),
     settingsRouter(services),
     botStorageRouter(services),
-    botsRouter(services),
     presenceRouter(services),
     integrationDocsRouter(services),
   ];

@@ -24,7 +24,6 @@ import { verifySignature } from "./signatures.js";
 import {
   dispatchWebhook,
   readBody,
-  stampWebhookName,
   unquote,
   type DispatchOutcome,
   type WebhookRequest,
@@ -138,7 +137,6 @@ export class WebhookService {
         form: req.form,
       });
     } catch (err) {
-      stampWebhookName(err, integration);
       if (err instanceof UnsupportedWebhookEventTypeError) {
         await this.notifyOwner(
           bot,

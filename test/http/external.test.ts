@@ -261,7 +261,7 @@ describe("POST /api/v1/external/<integration>: payload errors", () => {
     expect(m?.content).toBe(
       "Hi there! Your bot Zulip Webhook Bot just received a GitHub event of type `made_up_event:bogus`, " +
         "which the GitHub integration does not support, so nothing was posted. The request was answered " +
-        "with success so that the service keeps the webhook enabled; if you do not need this event, " +
+        "with HTTP 200 so that the service keeps the webhook enabled; if you do not need this event, " +
         "untick it in the webhook's settings in GitHub.",
     );
     expect(m!.id).toBeGreaterThan(before);

@@ -36,7 +36,7 @@ export function unsupportedEventMessage(bot: User, integration: Named, eventType
   return (
     `Hi there! Your bot ${bot.fullName} just received a ${integration.displayName} event of type ` +
     `\`${eventType}\`, which the ${integration.displayName} integration does not support, so nothing ` +
-    "was posted. The request was answered with success so that the service keeps the webhook " +
+    "was posted. The request was answered with HTTP 200 so that the service keeps the webhook " +
     `enabled; if you do not need this event, untick it in the webhook's settings in ${integration.displayName}.`
   );
 }

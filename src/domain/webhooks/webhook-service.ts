@@ -21,13 +21,7 @@ import type { Wild } from "../../../integrations/kit/wild.js";
 import type { UserService } from "../users/user-service.js";
 import type { User } from "../users/types.js";
 import { verifySignature } from "./signatures.js";
-import {
-  dispatchWebhook,
-  readBody,
-  unquote,
-  type DispatchOutcome,
-  type WebhookRequest,
-} from "./stages.js";
+import { dispatchWebhook, readBody, unquote, type DispatchOutcome, type WebhookRequest } from "./stages.js";
 import { missingHeaderMessage, invalidJsonMessage, unsupportedEventMessage } from "./owner-notices.js";
 
 /** What the pipeline needs from messaging: send as `sender`, return the message id. */
@@ -335,4 +329,3 @@ export class WebhookService {
     }
   }
 }
-

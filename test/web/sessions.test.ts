@@ -144,6 +144,8 @@ describe("POST /login", () => {
       msg: "CSRF error: CSRF token incorrect.",
       code: "CSRF_FAILED",
     });
+    const garbled = await login(url, "iago@zulip.com", OWNER_PASSWORD, { origin: "not a url" });
+    expect(garbled.status).toBe(403);
     const foreign = await login(url, "iago@zulip.com", OWNER_PASSWORD, { origin: "https://evil.example" });
     expect(foreign.status).toBe(403);
     expect(await foreign.json()).toEqual({

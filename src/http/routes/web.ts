@@ -52,7 +52,14 @@ function sendIndex(ctx: ParameterizedContext, webDir: string): void {
 /** A request from another site (a browser says so in `Origin`) never changes state here. */
 function checkOrigin(ctx: ParameterizedContext): void {
   const origin = ctx.get("origin");
-  if (origin !== "" && origin !== "null" && new URL(origin).host !== ctx.host) {
+  if (origin === "" || origin === "null") return;
+  let host: string | undefined;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = undefined;
+  }
+  if (host !== ctx.host) {
     throw new CsrfFailedError("Origin checking failed - " + origin + " does not match any trusted origins.");
   }
 }

@@ -103,6 +103,9 @@ export function webRouter(services: Services, webDir = WEB_DIR): Router<AppState
     if (!constantTimeEqual(sent, cookieToken)) throw new CsrfFailedError("CSRF token incorrect.");
     const args = parseArgs(ctx.state.params, { username: str, password: str });
     const session = await services.sessions.signIn(args.username, args.password, ctx.ip);
+    // A session this browser had before ends: one browser, one session.
+    const previous = readCookie(ctx, SESSION_COOKIE);
+    if (previous !== undefined) await services.sessions.signOut(previous);
     const maxAgeSeconds = Math.floor(SESSION_LIFETIME_MS / 1000);
     setCookie(ctx, SESSION_COOKIE, session.id, { maxAgeSeconds, httpOnly: true });
     setCookie(ctx, CSRF_COOKIE, session.csrfToken, { maxAgeSeconds, httpOnly: false });

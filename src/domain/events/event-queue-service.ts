@@ -92,7 +92,8 @@ export class EventQueueService implements EventSink {
     private readonly logger: Logger,
   ) {
     store.onEventsAvailable((queueId) => {
-      this.scheduleWake(queueId);
+      if (queueId !== "") this.scheduleWake(queueId);
+      else for (const id of this.waiters.keys()) this.scheduleWake(id);
     });
     // Another process took over a queue whose long poll this process holds: answer it.
     store.onSuperseded((queueId, waiterId) => {
@@ -268,7 +269,10 @@ export class EventQueueService implements EventSink {
     this.waiters.set(queueId, waiter);
     waiter.timer = setTimeout(() => {
       waiter.timer = undefined;
-      void this.heartbeat(waiter);
+      // With a shared store the push can fail (Redis away): end the poll; the client polls again.
+      this.heartbeat(waiter).catch(() => {
+        this.finish(waiter, []);
+      });
     }, this.settings.heartbeatSeconds * 1000);
     if (signal !== undefined) {
       const onAbort = (): void => {
@@ -284,7 +288,7 @@ export class EventQueueService implements EventSink {
       .then(() => {
         // An event may have been pushed between fetch() and now: look again on the next turn.
         if (this.waiters.get(queueId) === waiter) this.scheduleWake(queueId);
-        else void this.store.detachWaiter(queueId, waiter.id);
+        else this.detach(queueId, waiter.id);
       })
       .catch((err: unknown) => {
         this.logger.error("attaching a waiter failed", { error: err as Error });
@@ -335,8 +339,15 @@ export class EventQueueService implements EventSink {
     this.waiters.delete(waiter.queueId);
     if (waiter.timer !== undefined) clearTimeout(waiter.timer);
     waiter.detachAbort?.();
-    void this.store.detachWaiter(waiter.queueId, waiter.id);
+    this.detach(waiter.queueId, waiter.id);
     waiter.resolve(events);
+  }
+
+  /** Clears the stored waiter id; a failure (Redis away) only leaves it to expire with its lease. */
+  private detach(queueId: string, waiterId: string): void {
+    this.store.detachWaiter(queueId, waiterId).catch((err: unknown) => {
+      this.logger.debug("detaching a waiter failed", { error: err as Error });
+    });
   }
 
   private render(events: QueuedEvent[], queueId: string, options: QueueOptions): DeliveredEvent[] {

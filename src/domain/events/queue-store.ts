@@ -63,6 +63,7 @@ export interface EventQueueStore {
   /**
    * Called after every push with the queue that has new events, and after a deletion (Redis:
    * pub/sub, so every process hears about every queue and answers the waiters it holds).
+   * An empty id means any queue may have events (wake-ups may have been missed while Redis was away).
    */
   onEventsAvailable(listener: (queueId: string) => void): void;
   /** Tells whichever process holds waiter `waiterId` of the queue that a newer poll replaced it. */

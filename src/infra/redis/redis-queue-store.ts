@@ -198,7 +198,13 @@ export class RedisEventQueueStore implements EventQueueStore {
     this.eventsChannel = `${options.prefix}events`;
     this.supersedeChannel = `${options.prefix}supersede`;
     subscriber.on("message", this.onMessage);
+    subscriber.on("ready", this.onReconnect);
   }
+
+  /** Back after a lost connection: wake-ups published meanwhile were missed, so look at every waiter. */
+  private readonly onReconnect = (): void => {
+    for (const listener of this.eventListeners) listener("");
+  };
 
   /** Subscribes to the wake-up channels; resolves once Redis confirmed (call before serving). */
   async subscribe(): Promise<void> {
@@ -208,6 +214,7 @@ export class RedisEventQueueStore implements EventQueueStore {
   /** Stops listening (the connections and their subscriptions belong to the caller). */
   dispose(): void {
     this.subscriber.off("message", this.onMessage);
+    this.subscriber.off("ready", this.onReconnect);
   }
 
   private key(queueId: string, part = ""): string {

@@ -259,6 +259,17 @@ describe("/json/* with a session", () => {
     expect(after.status).toBe(401);
   });
 
+  it("ends the session a browser had when it signs in again", async () => {
+    const { url, users } = await start();
+    const first = await session(url, users.iago.email, OWNER_PASSWORD);
+    const again = await login(url, users.iago.email, OWNER_PASSWORD, {
+      cookie: `${first.cookie}; csrftoken=abc`,
+    });
+    expect(again.status).toBe(200);
+    const old = await fetch(`${url}/json/users/me`, { headers: { cookie: first.cookie } });
+    expect(old.status).toBe(401);
+  });
+
   it("keeps sessions across a server restart", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sessions-restart-"));
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));

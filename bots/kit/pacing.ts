@@ -51,6 +51,11 @@ export class TokenBucket {
     return turn;
   }
 
+  /** Resolves once a token is available, without taking it (to decide what to send next only then). */
+  async ready(): Promise<void> {
+    for (let wait = this.waitMs(); wait > 0; wait = this.waitMs()) await this.sleep(wait);
+  }
+
   /** How long the next `take()` would wait now, in ms (0 when a token is available). */
   waitMs(): number {
     this.refill();

@@ -128,6 +128,13 @@ export class BotHost {
         capacity: this.queueCapacity,
         concurrency: this.options.concurrency ?? 4,
         onError: (err) => this.options.logger.error("bot queue failure", { bot: name, error: err }),
+        // Take the next message of a conversation only when the bot may send: out-of-order
+        // deliveries that arrived meanwhile are then sorted by message id.
+        beforeNext: async () => {
+          const running = this.bots.find((b) => b.name === name);
+          const pacing = (running?.handler as { pacing?: { ready(): Promise<void> } } | undefined)?.pacing;
+          await pacing?.ready();
+        },
       });
       this.queues.set(name, queue);
     }

@@ -21,6 +21,11 @@ export interface WorkQueueOptions {
   concurrency?: number;
   /** Called with an item's error (items should handle their own; this is a last resort). */
   onError?(err: unknown): void;
+  /**
+   * Awaited before a conversation takes its next item (e.g. until the bot may send again), so the
+   * item is chosen as late as possible: deliveries that arrived out of order meanwhile are sorted.
+   */
+  beforeNext?(key: string): Promise<void>;
 }
 
 export class WorkQueue {
@@ -76,6 +81,9 @@ export class WorkQueue {
 
   private async drainLane(key: string): Promise<void> {
     for (;;) {
+      // One macrotask, so that deliveries arriving together are sorted before the first is taken.
+      await new Promise((resolve) => setImmediate(resolve));
+      await this.options.beforeNext?.(key);
       const lane = this.lanes.get(key);
       const item = lane?.shift();
       if (item === undefined) {

@@ -83,6 +83,12 @@ const ENDPOINTS: EndpointSpec[] = [
   { method: "GET", path: "/users/{user_id_or_email}/presence" },
   { method: "POST", path: "/typing" },
   { method: "POST", path: "/users/me/status" },
+  { method: "GET", path: "/user_groups" },
+  { method: "POST", path: "/user_groups/create" },
+  { method: "PATCH", path: "/user_groups/{user_group_id}" },
+  { method: "POST", path: "/user_groups/{user_group_id}/members" },
+  { method: "GET", path: "/user_groups/{user_group_id}/members" },
+  { method: "GET", path: "/user_groups/{user_group_id}/members/{user_id}" },
 ];
 
 /**
@@ -99,6 +105,8 @@ const UNDOCUMENTED = [
   "PATCH /users/me/profile_data",
   "GET /integrations",
   "POST /external/{integration_name}",
+  // Zulip 10.0 (feature level 340) replaced it by POST /user_groups/{id}/deactivate; Zulip 6 had it.
+  "DELETE /user_groups/{user_group_id}",
 ];
 
 /** The notification settings of PATCH /settings/notifications (seed-api.md, "Update notification settings"). */

@@ -19,7 +19,7 @@ import { UsersRepo } from "./store/users-repo.js";
 import { SessionsRepo } from "./store/sessions-repo.js";
 import { SessionService } from "./domain/web/session-service.js";
 import type { SharedState } from "./infra/shared-state.js";
-import { createUserFeatures } from "./user-features.js";
+import { createUserFeatures, createUserGroups } from "./user-features.js";
 import type { UserFeatures } from "./user-features.js";
 
 /**
@@ -68,7 +68,17 @@ export function createServices(
   const closers: (() => Promise<void> | void)[] = [() => eventQueues.close()];
   const store = repoStore(db);
   const streamAccess = new StreamAccess(store.read.streams);
-  const messages = new MessageService({ store, users, streams: streamAccess, events, clock, logger });
+  // `@*group*` mentions resolve through the user groups (src/user-features.ts).
+  const userGroups = createUserGroups({ db, events, clock, users });
+  const messages = new MessageService({
+    store,
+    users,
+    streams: streamAccess,
+    events,
+    clock,
+    logger,
+    groups: userGroups,
+  });
   // Stream changes post their announcements and notices through the messages service.
   const streams = new StreamService({
     store,
@@ -125,7 +135,7 @@ export function createServices(
     outgoing,
     sessions: new SessionService(new SessionsRepo(db), users, clock),
     // Presence, typing, user status and the per-user state register reports (src/user-features.ts).
-    ...createUserFeatures({ db, events, clock, users, streams: streamAccess }),
+    ...createUserFeatures({ db, events, clock, users, streams: streamAccess, userGroups }),
     shared,
     maxMessageId: (userId) => messages.maxMessageId(userId),
     async close() {

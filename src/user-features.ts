@@ -4,8 +4,10 @@ import { PresenceService } from "./domain/presence/presence-service.js";
 import { UserStatusService } from "./domain/settings/user-status-service.js";
 import type { StreamAccess } from "./domain/streams/access.js";
 import { TypingService } from "./domain/typing/typing-service.js";
+import { UserGroupsService } from "./domain/user-groups/user-groups-service.js";
 import type { UserService } from "./domain/users/user-service.js";
 import type { Db } from "./store/db.js";
+import { UserGroupsRepo } from "./store/user-groups-repo.js";
 import { UserStateRepo } from "./store/user-state-repo.js";
 import { UserStatusRepo } from "./store/user-status-repo.js";
 
@@ -20,6 +22,8 @@ export interface UserFeatures {
   typing: TypingService;
   /** User status (POST /users/me/status). */
   userStatus: UserStatusService;
+  /** User groups and `@*group*` mentions (/user_groups). */
+  userGroups: UserGroupsService;
   /** Read-only per-user state for register (starred ids, recent conversations, user topics). */
   userState: UserStateRepo;
 }
@@ -30,6 +34,14 @@ export interface UserFeatureDeps {
   clock: Clock;
   users: UserService;
   streams: StreamAccess;
+  /** Created first (createUserGroups): the messages service renders group mentions with it. */
+  userGroups: UserGroupsService;
+}
+
+export function createUserGroups(
+  deps: Pick<UserFeatureDeps, "db" | "events" | "clock" | "users">,
+): UserGroupsService {
+  return new UserGroupsService(new UserGroupsRepo(deps.db), deps.users, deps.events, deps.clock);
 }
 
 export function createUserFeatures(deps: UserFeatureDeps): UserFeatures {
@@ -42,5 +54,6 @@ export function createUserFeatures(deps: UserFeatureDeps): UserFeatures {
     typing: new TypingService(events, users, streams),
     userStatus: new UserStatusService(new UserStatusRepo(db), events, clock, realmUserIds),
     userState: new UserStateRepo(db),
+    userGroups: deps.userGroups,
   };
 }

@@ -59,7 +59,17 @@ describe("POST /api/v1/register (state of every event type)", () => {
       },
       starred_messages: [],
       muted_topics: [],
-      realm_user_groups: [],
+      // The role-based system groups (user-groups.test.ts lists them whole).
+      realm_user_groups: expect.arrayContaining([
+        {
+          id: 6,
+          name: "role:everyone",
+          description: "Everyone in this organization, including guests",
+          members: [6],
+          direct_subgroup_ids: [5],
+          is_system_group: true,
+        },
+      ]),
       realm_emoji: {},
       custom_profile_fields: [],
     });

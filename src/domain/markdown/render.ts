@@ -21,15 +21,27 @@ export interface LinkableStream {
   name: string;
 }
 
+/** A user group that `@*name*` may mention, with its members. */
+export interface MentionableGroup {
+  id: number;
+  name: string;
+  memberIds: readonly number[];
+}
+
 export interface RenderContext {
   /** Users that mentions may resolve to (usually those named in `mentionCandidates`). */
   users: readonly MentionableUser[];
+  /** User groups that `@*group*` mentions may resolve to (those named in `mentionCandidates`). */
+  groups?: readonly MentionableGroup[];
   /** Streams that `#**stream**` links may resolve to (only ones the sender may see). */
   streams?: readonly LinkableStream[];
 }
 
 export interface MentionResult {
-  /** Users mentioned by a (non-silent, non-wildcard) mention, outside code; ascending, distinct. */
+  /**
+   * Users mentioned by a (non-silent, non-wildcard) mention, outside code, or members of a group
+   * mentioned so (`@*group*`, as Zulip adds them to the message's mentions); ascending, distinct.
+   */
   mentionedUserIds: number[];
   /** Users named by a silent mention `@_**Name**` only. */
   silentlyMentionedUserIds: number[];
@@ -53,6 +65,7 @@ interface Env {
 }
 
 const MENTION_RE = /^@(_?)\*\*([^*]+)\*\*/;
+const GROUP_MENTION_RE = /^@(_?)\*([^*]+)\*/;
 const STREAM_RE = /^#\*\*([^*]+)\*\*/;
 const EMOJI_RE = /^:([\w+-]+):/;
 /** Zulip's look-behind for mentions and stream links: start, whitespace, quote, paren, comma, colon, `<`. */
@@ -102,7 +115,7 @@ function html(state: StateInline, content: string): void {
 function mentionRule(state: StateInline, silentMode: boolean): boolean {
   if (state.src.charCodeAt(state.pos) !== 0x40 /* @ */ || !precededOk(state)) return false;
   const m = MENTION_RE.exec(state.src.slice(state.pos));
-  if (!m) return false;
+  if (!m) return groupMentionRule(state, silentMode);
   const env = state.env as Env;
   const silent = m[1] === "_";
   const name = m[2] ?? "";
@@ -117,6 +130,26 @@ function mentionRule(state: StateInline, silentMode: boolean): boolean {
     out = `<span class="user-mention${silent ? " silent" : ""}" data-user-id="${user.id}">${silent ? "" : "@"}${escapeHtml(user.fullName)}</span>`;
   }
   if (!silentMode) html(state, out);
+  state.pos += m[0].length;
+  return true;
+}
+
+/** `@*group*` (and silent `@_*group*`): Zulip's user-group mention; members count as mentioned. */
+function groupMentionRule(state: StateInline, silentMode: boolean): boolean {
+  const m = GROUP_MENTION_RE.exec(state.src.slice(state.pos));
+  if (!m) return false;
+  const env = state.env as Env;
+  const silent = m[1] === "_";
+  const name = (m[2] ?? "").toLowerCase();
+  const group = (env.ctx.groups ?? []).find((g) => g.name.toLowerCase() === name);
+  if (group === undefined) return false;
+  if (!silent) for (const id of group.memberIds) env.mentioned.add(id);
+  if (!silentMode) {
+    html(
+      state,
+      `<span class="user-group-mention${silent ? " silent" : ""}" data-user-group-id="${group.id}">${silent ? "" : "@"}${escapeHtml(group.name)}</span>`,
+    );
+  }
   state.pos += m[0].length;
   return true;
 }
@@ -207,6 +240,7 @@ export function mentionCandidates(content: string): {
   names: string[];
   ids: number[];
   streamNames: string[];
+  groupNames: string[];
 } {
   const names = new Set<string>();
   const ids = new Set<number>();
@@ -218,5 +252,7 @@ export function mentionCandidates(content: string): {
   }
   const streamNames = new Set<string>();
   for (const m of content.matchAll(/#\*\*([^*>]+)(?:>[^*]*)?\*\*/g)) streamNames.add(m[1] ?? "");
-  return { names: [...names], ids: [...ids], streamNames: [...streamNames] };
+  const groupNames = new Set<string>();
+  for (const m of content.matchAll(/@_?\*(?!\*)([^*]+)\*/g)) groupNames.add((m[1] ?? "").toLowerCase());
+  return { names: [...names], ids: [...ids], streamNames: [...streamNames], groupNames: [...groupNames] };
 }

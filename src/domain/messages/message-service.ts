@@ -6,7 +6,7 @@ import type { User } from "../users/types.js";
 import { deleteMessage, editMessage, messageHistory } from "./edit.js";
 import { fetchMessages, getWithRawContent, matchesNarrow } from "./fetch.js";
 import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateFlags } from "./flags.js";
-import type { MessageDeps, StreamLookup, UserLookup } from "./ports.js";
+import type { GroupMentions, MessageDeps, StreamLookup, UserLookup } from "./ports.js";
 import { addReaction, removeReaction } from "./reactions.js";
 import { renderFor } from "./rendering.js";
 import { sendMessage } from "./send.js";
@@ -40,6 +40,8 @@ export interface MessageServiceDeps {
   events: EventSink;
   clock: Clock;
   logger: Logger;
+  /** User groups for `@*group*` mentions (optional: tools that render without groups). */
+  groups?: GroupMentions;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { RepoStore } from "../../store/repos.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { StreamAccess } from "../streams/access.js";
 import type { UserService } from "../users/user-service.js";
+import type { MentionableGroup } from "../markdown/render.js";
 import type { SentListener } from "./types.js";
 
 /** What the message use cases need of the streams area: lookups, access checks, first_message_id. */
@@ -24,6 +25,11 @@ export type StreamLookup = Pick<
 /** What the message use cases need of the users area. */
 export type UserLookup = Pick<UserService, "byId" | "byEmail" | "realm">;
 
+/** What rendering needs of the user-groups area: the groups a message names, with members. */
+export interface GroupMentions {
+  mentionable(names: readonly string[]): Promise<MentionableGroup[]>;
+}
+
 /** Everything a message use case is given. */
 export interface MessageDeps {
   store: RepoStore;
@@ -34,6 +40,8 @@ export interface MessageDeps {
   logger: Logger;
   /** onSent listeners, called after each new message has committed. */
   listeners: SentListener[];
+  /** User groups that `@*group*` mentions resolve to (src/domain/user-groups); none when absent. */
+  groups?: GroupMentions | undefined;
   /** The realm's string id, once read (sender_realm_str). */
   realmStr?: string | undefined;
 }

@@ -18,5 +18,9 @@ export async function renderFor(deps: MessageDeps, sender: User, content: string
       streams.push({ id: stream.id, name: stream.name });
     }
   }
-  return renderMarkdown(content, { users, streams });
+  const groups =
+    candidates.groupNames.length > 0 && deps.groups !== undefined
+      ? await deps.groups.mentionable(candidates.groupNames)
+      : [];
+  return renderMarkdown(content, { users, streams, groups });
 }

@@ -1,4 +1,5 @@
 import { presencesWire } from "../../domain/presence/presence-service.js";
+import { userGroupWire } from "../../domain/user-groups/user-groups-service.js";
 import { pmIds } from "../../domain/messages/content.js";
 import type { StateProvider } from "./register.js";
 
@@ -66,6 +67,13 @@ const userTopicsProvider: StateProvider = {
   },
 };
 
+const userGroupsProvider: StateProvider = {
+  eventTypes: ["realm_user_groups"],
+  async fetch({ services }) {
+    return { realm_user_groups: (await services.userGroups.list()).map(userGroupWire) };
+  },
+};
+
 const defaultStreamsProvider: StateProvider = {
   eventTypes: ["default_streams"],
   async fetch({ services }) {
@@ -89,7 +97,6 @@ const incomingWebhookBotsProvider: StateProvider = {
 
 /** State of features this server does not have (yet): what Zulip answers when none exist. */
 const EMPTY_STATE: readonly [eventType: string, state: Record<string, unknown>][] = [
-  ["realm_user_groups", { realm_user_groups: [] }],
   ["realm_emoji", { realm_emoji: {} }],
   ["alert_words", { alert_words: [] }],
   ["muted_users", { muted_users: [] }],
@@ -118,6 +125,7 @@ export const USER_STATE_PROVIDERS: readonly StateProvider[] = [
   recentConversationsProvider,
   userTopicsProvider,
   defaultStreamsProvider,
+  userGroupsProvider,
   incomingWebhookBotsProvider,
   ...emptyProviders,
 ];

@@ -10,6 +10,7 @@ import { healthRouter } from "./health.js";
 import { integrationDocsRouter } from "./integration-docs.js";
 import { messagesRouter } from "./messages.js";
 import { presenceRouter } from "./presence.js";
+import { userGroupsRouter } from "./user-groups.js";
 import { serverSettingsRouter } from "./server-settings.js";
 import { settingsRouter } from "./settings.js";
 import { streamsRouter } from "./streams.js";
@@ -38,6 +39,7 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     settingsRouter(services),
     botStorageRouter(services),
     presenceRouter(services),
+    userGroupsRouter(services),
     integrationDocsRouter(services),
   ];
 }

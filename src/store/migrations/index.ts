@@ -8,6 +8,7 @@ import { apiKeyLookup } from "./007-api-key-lookup.js";
 import { webSessions } from "./008-web-sessions.js";
 import { messageSearch } from "./011-message-search.js";
 import { userStatus } from "./015-user-status.js";
+import { userGroups } from "./016-user-groups.js";
 import type { Migration } from "./types.js";
 
 /** Every migration, in order. A new one is one file and one line here. */
@@ -22,4 +23,5 @@ export const migrations: readonly Migration[] = [
   webSessions,
   messageSearch,
   userStatus,
+  userGroups,
 ];

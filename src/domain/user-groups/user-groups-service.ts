@@ -1,0 +1,254 @@
+import type { Clock } from "../../clock.js";
+import { BadRequestError } from "../../errors.js";
+import type { UserGroupRow, UserGroupsRepo } from "../../store/user-groups-repo.js";
+import type { EventSink } from "../events/event-sink.js";
+import { Role, isGuest } from "../users/types.js";
+import type { User } from "../users/types.js";
+
+/**
+ * The system groups' ids (migration 016 inserts them in this order) and who belongs to each
+ * directly: the users of one role, with the group of the next higher roles as a subgroup.
+ */
+export const SystemGroup = {
+  OWNERS: 1,
+  ADMINISTRATORS: 2,
+  MODERATORS: 3,
+  FULL_MEMBERS: 4,
+  MEMBERS: 5,
+  EVERYONE: 6,
+  INTERNET: 7,
+} as const;
+
+const SYSTEM_DIRECT: Readonly<Record<number, { role: number | null; subgroups: number[] }>> = {
+  [SystemGroup.OWNERS]: { role: Role.OWNER, subgroups: [] },
+  [SystemGroup.ADMINISTRATORS]: { role: Role.ADMIN, subgroups: [SystemGroup.OWNERS] },
+  [SystemGroup.MODERATORS]: { role: Role.MODERATOR, subgroups: [SystemGroup.ADMINISTRATORS] },
+  [SystemGroup.FULL_MEMBERS]: { role: Role.MEMBER, subgroups: [SystemGroup.MODERATORS] },
+  [SystemGroup.MEMBERS]: { role: null, subgroups: [SystemGroup.FULL_MEMBERS] },
+  [SystemGroup.EVERYONE]: { role: Role.GUEST, subgroups: [SystemGroup.MEMBERS] },
+  [SystemGroup.INTERNET]: { role: null, subgroups: [SystemGroup.EVERYONE] },
+};
+
+/** A group as the API shows it (Zulip's UserGroup dict at feature level 153). */
+export interface UserGroupView {
+  id: number;
+  name: string;
+  description: string;
+  members: number[];
+  directSubgroupIds: number[];
+  isSystemGroup: boolean;
+}
+
+export function userGroupWire(g: UserGroupView): Record<string, unknown> {
+  return {
+    id: g.id,
+    name: g.name,
+    description: g.description,
+    members: g.members,
+    direct_subgroup_ids: g.directSubgroupIds,
+    is_system_group: g.isSystemGroup,
+  };
+}
+
+/** A group that `@*name*` may mention, with its members (for the Markdown renderer). */
+export interface MentionableGroup {
+  id: number;
+  name: string;
+  memberIds: number[];
+}
+
+export interface GroupUsers {
+  allUsers(): Promise<User[]>;
+  byId(id: number): Promise<User | undefined>;
+}
+
+/** User groups: GET/POST/PATCH/DELETE /user_groups…, `user_group` events, `@*group*` mentions. */
+export class UserGroupsService {
+  constructor(
+    private readonly repo: UserGroupsRepo,
+    private readonly users: GroupUsers,
+    private readonly events: EventSink,
+    private readonly clock: Clock,
+  ) {}
+
+  private async realmUserIds(): Promise<number[]> {
+    return (await this.users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
+  }
+
+  private async view(rows: UserGroupRow[]): Promise<UserGroupView[]> {
+    const stored = await this.repo.allMembers();
+    const realm = (await this.users.allUsers()).filter(
+      (u) => u.isActive && !(u.isBot && u.botOwnerId === null),
+    );
+    return rows.map((g) => {
+      const system = g.isSystemGroup ? SYSTEM_DIRECT[g.id] : undefined;
+      const members =
+        system === undefined
+          ? (stored.get(g.id) ?? [])
+          : system.role === null
+            ? []
+            : realm.filter((u) => u.role === system.role).map((u) => u.id);
+      return {
+        id: g.id,
+        name: g.name,
+        description: g.description,
+        members,
+        directSubgroupIds: system?.subgroups ?? [],
+        isSystemGroup: g.isSystemGroup,
+      };
+    });
+  }
+
+  /** Every group of the realm, system groups first (register's `realm_user_groups`). */
+  async list(): Promise<UserGroupView[]> {
+    return this.view(await this.repo.all());
+  }
+
+  /** Groups named in a message (non-system only), with their members. */
+  async mentionable(names: readonly string[]): Promise<MentionableGroup[]> {
+    const rows = await this.repo.namedGroups(names);
+    return (await this.view(rows)).map((g) => ({ id: g.id, name: g.name, memberIds: g.members }));
+  }
+
+  private async editable(actor: User, groupId: number): Promise<UserGroupRow> {
+    const group = await this.repo.byId(groupId);
+    if (group === undefined) throw new BadRequestError("Invalid user group");
+    if (isGuest(actor) || group.isSystemGroup) throw new BadRequestError("Insufficient permission");
+    // Zulip 6: members may edit only the groups they belong to; moderators and admins any group.
+    if (actor.role > Role.MODERATOR && !(await this.repo.members(groupId)).includes(actor.id)) {
+      throw new BadRequestError("Insufficient permission");
+    }
+    return group;
+  }
+
+  private async checkUsers(actor: User, ids: readonly number[]): Promise<void> {
+    for (const id of ids) {
+      const user = await this.users.byId(id);
+      if (user?.isActive !== true || user.realmId !== actor.realmId) {
+        throw new BadRequestError(`Invalid user ID: ${id}`);
+      }
+    }
+  }
+
+  private checkName(name: string): string {
+    const trimmed = name.trim();
+    if (trimmed === "") throw new BadRequestError("User group name cannot be empty.");
+    if (trimmed.startsWith("role:")) throw new BadRequestError("User group name cannot start with 'role:'.");
+    return trimmed;
+  }
+
+  async create(
+    actor: User,
+    input: { name: string; description: string; members: number[] },
+  ): Promise<number> {
+    if (isGuest(actor)) throw new BadRequestError("Insufficient permission");
+    const name = this.checkName(input.name);
+    if ((await this.repo.byName(name)) !== undefined) {
+      throw new BadRequestError(`User group '${name}' already exists.`);
+    }
+    const members = [...new Set(input.members)].sort((a, b) => a - b);
+    await this.checkUsers(actor, members);
+    const row = await this.repo.insert({
+      name,
+      description: input.description,
+      creatorId: actor.id,
+      dateCreated: Math.floor(this.clock.now() / 1000),
+    });
+    await this.repo.addMembers(row.id, members);
+    const [view] = await this.view([row]);
+    this.events.send(
+      { type: "user_group", op: "add", group: userGroupWire(view!) },
+      await this.realmUserIds(),
+    );
+    return row.id;
+  }
+
+  async update(actor: User, groupId: number, change: { name?: string; description?: string }): Promise<void> {
+    const group = await this.editable(actor, groupId);
+    if (change.name === undefined && change.description === undefined) {
+      throw new BadRequestError("No new data supplied");
+    }
+    const data: Record<string, string> = {};
+    if (change.name !== undefined) {
+      const name = this.checkName(change.name);
+      const other = await this.repo.byName(name);
+      if (other !== undefined && other.id !== group.id) {
+        throw new BadRequestError(`User group '${name}' already exists.`);
+      }
+      if (name !== group.name) data["name"] = name;
+    }
+    if (change.description !== undefined && change.description !== group.description) {
+      data["description"] = change.description;
+    }
+    if (Object.keys(data).length === 0) return;
+    await this.repo.update(group.id, data);
+    this.events.send(
+      { type: "user_group", op: "update", group_id: group.id, data },
+      await this.realmUserIds(),
+    );
+  }
+
+  async delete(actor: User, groupId: number): Promise<void> {
+    const group = await this.editable(actor, groupId);
+    await this.repo.delete(group.id);
+    this.events.send({ type: "user_group", op: "remove", group_id: group.id }, await this.realmUserIds());
+  }
+
+  async updateMembers(
+    actor: User,
+    groupId: number,
+    change: { add: readonly number[]; remove: readonly number[] },
+  ): Promise<void> {
+    const group = await this.editable(actor, groupId);
+    if (change.add.length === 0 && change.remove.length === 0) {
+      throw new BadRequestError("Nothing to do. Specify at least one of 'add' or 'delete'.");
+    }
+    const current = new Set(await this.repo.members(group.id));
+    const add = [...new Set(change.add)].sort((a, b) => a - b);
+    const remove = [...new Set(change.remove)].sort((a, b) => a - b);
+    await this.checkUsers(actor, add);
+    for (const id of add) {
+      if (current.has(id)) throw new BadRequestError(`User ${id} is already a member of this group`);
+    }
+    for (const id of remove) {
+      if (!current.has(id)) throw new BadRequestError(`There is no member '${id}' in this user group`);
+    }
+    const recipients = await this.realmUserIds();
+    if (add.length > 0) {
+      await this.repo.addMembers(group.id, add);
+      this.events.send(
+        { type: "user_group", op: "add_members", group_id: group.id, user_ids: add },
+        recipients,
+      );
+    }
+    if (remove.length > 0) {
+      await this.repo.removeMembers(group.id, remove);
+      this.events.send(
+        { type: "user_group", op: "remove_members", group_id: group.id, user_ids: remove },
+        recipients,
+      );
+    }
+  }
+
+  /** Members of one group (GET /user_groups/{id}/members), direct only or with subgroups'. */
+  async members(groupId: number, directOnly: boolean): Promise<number[]> {
+    const all = await this.list();
+    const byId = new Map(all.map((g) => [g.id, g]));
+    const group = byId.get(groupId);
+    if (group === undefined) throw new BadRequestError("Invalid user group");
+    if (directOnly) return group.members;
+    const out = new Set<number>();
+    const seen = new Set<number>();
+    const visit = (g: UserGroupView): void => {
+      if (seen.has(g.id)) return;
+      seen.add(g.id);
+      for (const m of g.members) out.add(m);
+      for (const sub of g.directSubgroupIds) {
+        const s = byId.get(sub);
+        if (s !== undefined) visit(s);
+      }
+    };
+    visit(group);
+    return [...out].sort((a, b) => a - b);
+  }
+}

@@ -9,6 +9,7 @@ import { publicRequestCap } from "./http/middleware/public-limit.js";
 import { rateLimit } from "./http/middleware/rate-limit.js";
 import { requestLog } from "./http/middleware/request-log.js";
 import { authenticatedRouters, publicRouters } from "./http/routes/index.js";
+import { withUploadBody } from "./http/routes/uploads.js";
 import { webRouter } from "./http/routes/web.js";
 import { jsonPrefix, sessionOrBasicAuth } from "./http/session/session-auth.js";
 import type { AppState } from "./http/state.js";
@@ -26,8 +27,12 @@ export function createApp(services: Services): Koa<AppState> {
   app.use(errorHandler(services.logger));
   app.use(backendUnavailable());
   app.use(publicRequestCap(services.config.limits.maxPublicRequestsPerIp));
+  // POST /user_uploads keeps its file part (up to --max-file-upload-mb); other bodies drop files.
   app.use(
-    bodyParser({ limitBytes: services.config.bodyLimitBytes, lenientJsonPaths: /^\/api\/v1\/external\// }),
+    withUploadBody(
+      bodyParser({ limitBytes: services.config.bodyLimitBytes, lenientJsonPaths: /^\/api\/v1\/external\// }),
+      services.config.maxFileUploadMib,
+    ),
   );
   app.use(eventFilterBounds());
 

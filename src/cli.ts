@@ -59,6 +59,7 @@ async function serve(argv: {
   maxPublicRequestsPerIp: number;
   redis: string | undefined;
   workers: number;
+  maxFileUploadMb: number;
 }): Promise<void> {
   const problem = workersProblem({
     workers: argv.workers,
@@ -84,6 +85,7 @@ async function serve(argv: {
     realmName: argv.realmName,
     botDomain: argv.botDomain ?? argv.ownerEmail.split("@")[1] ?? "example.com",
     rateLimit: parseRateLimit(argv.rateLimit),
+    maxFileUploadMib: argv.maxFileUploadMb,
     logLevel: argv.logLevel as LogLevel,
     outgoingWebhooks: {
       ...base.outgoingWebhooks,
@@ -201,6 +203,11 @@ export async function main(args: string[]): Promise<void> {
             type: "string",
             default: "200/60",
             describe: 'Per-user API limit N/SECONDS, or "off"',
+          })
+          .option("max-file-upload-mb", {
+            type: "number",
+            default: 25,
+            describe: "Largest file a user may upload, in MiB (register's max_file_upload_size_mib)",
           })
           .option("log-level", {
             type: "string",

@@ -23,6 +23,10 @@ export interface ServerConfig {
   botDomain: string;
   rateLimit: RateLimitRule | null;
   bodyLimitBytes: number;
+  /** Largest file POST /user_uploads takes, in MiB (register's max_file_upload_size_mib). */
+  maxFileUploadMib: number;
+  /** Folder of uploaded files; default `<dataDir>/uploads` (a temporary folder for ":memory:"). */
+  uploadsDir?: string | undefined;
   logLevel: LogLevel;
   /** Version strings reported to clients. */
   zulipVersion: string;
@@ -84,6 +88,7 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     botDomain: "example.com",
     rateLimit: { windowSeconds: 60, maxRequests: 200 },
     bodyLimitBytes: 25 * 1024 * 1024,
+    maxFileUploadMib: 25,
     logLevel: "info",
     zulipVersion: ZULIP_VERSION,
     zulipFeatureLevel: ZULIP_FEATURE_LEVEL,

@@ -8,6 +8,8 @@ import { BotStorageService } from "./domain/outgoing/bot-storage-service.js";
 import { OutgoingWebhookService } from "./domain/outgoing/outgoing-webhook-service.js";
 import { StreamAccess } from "./domain/streams/access.js";
 import { StreamService } from "./domain/streams/stream-service.js";
+import { localStorageFor } from "./domain/uploads/storage.js";
+import { UploadService } from "./domain/uploads/upload-service.js";
 import { UserService } from "./domain/users/user-service.js";
 import { WebhookService, registryOf } from "./domain/webhooks/webhook-service.js";
 import type { SendMessage } from "./domain/webhooks/webhook-service.js";
@@ -39,6 +41,8 @@ export interface Services extends UserFeatures {
   streams: StreamService;
   /** Messages, flags and unread counts; `messages.send` is how webhooks and bots post. */
   messages: MessageService;
+  /** Uploaded files and attachments (POST /user_uploads, GET /user_uploads/…, /attachments). */
+  uploads: UploadService;
   /** Bots' key-value storage (`/api/v1/bot_storage`, embedded bots). */
   botStorage: BotStorageService;
   /** Outgoing webhooks and embedded bots: triggers, durable delivery, retries (`tick()` in tests). */
@@ -89,6 +93,21 @@ export function createServices(
     notices: messages,
     logger,
   });
+  const uploadStorage = localStorageFor(config);
+  closers.push(uploadStorage.dispose);
+  const uploads = new UploadService({
+    store,
+    storage: uploadStorage.storage,
+    events,
+    clock,
+    messages,
+    realmId: async () => (await users.realm()).id,
+    maxFileUploadMib: config.maxFileUploadMib,
+  });
+  // Attachment events when a message links its sender's uploads.
+  messages.onSent(async (m) => {
+    if (m.content.includes("/user_uploads/")) await uploads.noteMessage(m.sender.id, m.id);
+  });
   // As in Zulip, new human users join the organization's default streams ("general").
   users.onUserCreated((user) => streams.subscribeToDefaultStreams(user));
   // Webhooks and owner notices post through the messages service (integrations may leave the topic blank).
@@ -131,6 +150,7 @@ export function createServices(
     webhooks,
     streams,
     messages,
+    uploads,
     botStorage,
     outgoing,
     sessions: new SessionService(new SessionsRepo(db), users, clock),

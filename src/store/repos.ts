@@ -1,3 +1,4 @@
+import { AttachmentsRepo } from "./attachments-repo.js";
 import type { Db, Queryable } from "./db.js";
 import { MessagesRepo } from "./messages-repo.js";
 import { ReactionsRepo } from "./reactions-repo.js";
@@ -6,6 +7,7 @@ import { UsersRepo } from "./users-repo.js";
 
 /** The repositories the messaging and stream use cases read and write, over one connection. */
 export interface Repositories {
+  attachments: AttachmentsRepo;
   messages: MessagesRepo;
   reactions: ReactionsRepo;
   streams: StreamsRepo;
@@ -23,6 +25,7 @@ export interface RepoStore {
 
 function repositoriesOf(q: Queryable): Repositories {
   return {
+    attachments: new AttachmentsRepo(q),
     messages: new MessagesRepo(q),
     reactions: new ReactionsRepo(q),
     streams: new StreamsRepo(q),

@@ -10,6 +10,7 @@ import { buildHistory } from "./history.js";
 import type { MessageDeps } from "./ports.js";
 import { nowSeconds } from "./ports.js";
 import { renderFor } from "./rendering.js";
+import { linkAttachments } from "./send.js";
 import type { EditHistoryEntry, EditRequest } from "./types.js";
 
 /** PATCH /messages/{id}: content and/or topic (with propagate_mode), Zulip's checks and texts. */
@@ -55,7 +56,8 @@ export async function editMessage(
     entry.topic = topic;
   }
 
-  const changedIds = await deps.store.transaction(async ({ messages: repo }) => {
+  const changedIds = await deps.store.transaction(async (repos) => {
+    const repo = repos.messages;
     if (content !== undefined && rendered !== undefined) {
       await repo.updateContent(id, content, rendered.html, isMe(content), messageHas(rendered.html));
       const rows = await repo.rowsOfMessage(id);
@@ -67,6 +69,7 @@ export async function editMessage(
         return flags === r.flags ? [] : [{ userId: r.userId, flags }];
       });
       await repo.setUserFlags(id, changes);
+      await linkAttachments(repos, message.senderId, id, content, true);
     }
     let ids = [id];
     if (topic !== undefined && message.streamId !== null && req.propagateMode !== "change_one") {

@@ -1,8 +1,10 @@
 import type { Clock } from "../../clock.js";
+import { JsonableError } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import type { RepoStore } from "../../store/repos.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { User } from "../users/types.js";
+import { accessMessage } from "./access.js";
 import { deleteMessage, editMessage, messageHistory } from "./edit.js";
 import { fetchMessages, getWithRawContent, matchesNarrow } from "./fetch.js";
 import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateFlags } from "./flags.js";
@@ -99,6 +101,17 @@ export class MessageService {
   /** GET /messages: a range of the narrow around an anchor. */
   async fetch(user: User, req: FetchRequest): Promise<FetchResult> {
     return fetchMessages(this.deps, user, req);
+  }
+
+  /** Whether the user may read the message (their own copy, or readable stream history). */
+  async canRead(user: User, id: number): Promise<boolean> {
+    try {
+      await accessMessage(this.deps, user, id);
+      return true;
+    } catch (err) {
+      if (err instanceof JsonableError) return false;
+      throw err;
+    }
   }
 
   /** GET /messages/matches_narrow: the given messages that match, with highlighted matches. */

@@ -8,6 +8,8 @@ import { Flag, flagNames } from "./flag-bits.js";
 import type { MessageDeps } from "./ports.js";
 import { nowSeconds } from "./ports.js";
 import { wireOne } from "./present.js";
+import { linkedPathIds } from "../uploads/files.js";
+import type { Repositories } from "../../store/repos.js";
 import { renderFor } from "./rendering.js";
 import type { MessageRecipient, PresentOptions, SendInput, SentMessage } from "./types.js";
 
@@ -56,7 +58,8 @@ async function sendToStream(deps: MessageDeps, sender: User, input: SendInput): 
     rendered,
     0,
   );
-  const id = await deps.store.transaction(async ({ messages: repo }) => {
+  const id = await deps.store.transaction(async (repos) => {
+    const repo = repos.messages;
     const recipientId = await repo.recipientId(2, String(stream.id));
     const messageId = await repo.insertMessage({
       senderId: sender.id,
@@ -72,6 +75,7 @@ async function sendToStream(deps: MessageDeps, sender: User, input: SendInput): 
       has: messageHas(rendered.html),
     });
     await repo.insertUserMessages(messageId, recipients);
+    await linkAttachments(repos, sender.id, messageId, content);
     return messageId;
   });
   await streams.noteMessageSent(stream.id, id);
@@ -123,7 +127,8 @@ async function sendPrivate(deps: MessageDeps, sender: User, input: SendInput): P
   const rendered = await renderFor(deps, sender, content);
   const recipients = recipientFlags(ids, sender.id, rendered, Flag.is_private);
   const other = ids.find((id) => id !== sender.id) ?? sender.id;
-  const id = await deps.store.transaction(async ({ messages: repo }) => {
+  const id = await deps.store.transaction(async (repos) => {
+    const repo = repos.messages;
     const recipientId =
       ids.length <= 2 ? await repo.recipientId(1, String(other)) : await repo.recipientId(3, pmKey);
     const messageId = await repo.insertMessage({
@@ -140,6 +145,7 @@ async function sendPrivate(deps: MessageDeps, sender: User, input: SendInput): P
       has: messageHas(rendered.html),
     });
     await repo.insertUserMessages(messageId, recipients);
+    await linkAttachments(repos, sender.id, messageId, content);
     return messageId;
   });
   await afterSend(deps, id, sender, rendered, recipients, undefined, ids, input);
@@ -210,4 +216,16 @@ async function afterSend(
       deps.logger.error("onSent listener failed", { err: String(err), messageId: id });
     }
   }
+}
+
+/** Links the sender's uploads that the message's Markdown names (Zulip claims only one's own). */
+export async function linkAttachments(
+  repos: Repositories,
+  senderId: number,
+  messageId: number,
+  content: string,
+  always = false,
+): Promise<void> {
+  const pathIds = linkedPathIds(content);
+  if (pathIds.length > 0 || always) await repos.attachments.linkMessage(senderId, messageId, pathIds);
 }

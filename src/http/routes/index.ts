@@ -15,6 +15,7 @@ import { serverSettingsRouter } from "./server-settings.js";
 import { settingsRouter } from "./settings.js";
 import { streamsRouter } from "./streams.js";
 import { subscriptionsRouter } from "./subscriptions.js";
+import { uploadFilesRouter, uploadsRouter } from "./uploads.js";
 import { usersRouter } from "./users.js";
 
 /** Routers that need no Basic auth (each may authenticate in its own way, like webhooks). */
@@ -24,6 +25,8 @@ export function publicRouters(services: Services): Router<AppState>[] {
     serverSettingsRouter(services),
     authRouter(services),
     externalRouter(services.webhooks),
+    // Uploaded files: by web session or Basic auth, checked in the route.
+    uploadFilesRouter(services),
   ];
 }
 
@@ -36,6 +39,7 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     flagsRouter(services),
     streamsRouter(services),
     subscriptionsRouter(services),
+    uploadsRouter(services),
     settingsRouter(services),
     botStorageRouter(services),
     presenceRouter(services),

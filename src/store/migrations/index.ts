@@ -7,6 +7,7 @@ import { reactions } from "./006-reactions.js";
 import { apiKeyLookup } from "./007-api-key-lookup.js";
 import { webSessions } from "./008-web-sessions.js";
 import { messageSearch } from "./011-message-search.js";
+import { attachments } from "./012-attachments.js";
 import { userStatus } from "./015-user-status.js";
 import { userGroups } from "./016-user-groups.js";
 import type { Migration } from "./types.js";
@@ -22,6 +23,7 @@ export const migrations: readonly Migration[] = [
   apiKeyLookup,
   webSessions,
   messageSearch,
+  attachments,
   userStatus,
   userGroups,
 ];

@@ -1,0 +1,174 @@
+import type { Clock } from "../../clock.js";
+import { JsonableError } from "../../errors.js";
+import type { StoredAttachment } from "../../store/attachments-repo.js";
+import type { RepoStore } from "../../store/repos.js";
+import type { EventSink } from "../events/event-sink.js";
+import type { User } from "../users/types.js";
+import { isInline, newPathId, sanitizeFileName, sniff } from "./files.js";
+import type { UploadStorage } from "./storage.js";
+import { attachmentWire } from "../../wire/uploads.js";
+
+/** What the uploads area needs of the messages area: whether a user may read a message. */
+export interface MessageReadCheck {
+  canRead(user: User, messageId: number): Promise<boolean>;
+}
+
+export interface UploadServiceDeps {
+  store: RepoStore;
+  storage: UploadStorage;
+  events: EventSink;
+  clock: Clock;
+  messages: MessageReadCheck;
+  realmId: () => Promise<number>;
+  /** --max-file-upload-mb (MiB). */
+  maxFileUploadMib: number;
+}
+
+/** An uploaded file as POST /user_uploads answers it. */
+export interface UploadResult {
+  url: string;
+  fileName: string;
+}
+
+/** A file to serve. */
+export interface ServedFile {
+  bytes: Buffer;
+  contentType: string;
+  fileName: string;
+  inline: boolean;
+}
+
+/** An attachment as GET /attachments and `attachment` events show it. */
+export interface AttachmentView {
+  attachment: StoredAttachment;
+  messages: { id: number; dateSent: number }[];
+}
+
+/** Zulip's "file not found" for files a user may not see, so their existence does not leak. */
+export class UploadNotFoundError extends JsonableError {
+  override readonly httpStatus = 404;
+  constructor() {
+    super("File not found");
+  }
+}
+
+/**
+ * Uploads (Zulip's user_uploads and attachments): storing files, serving them to their uploader
+ * and to users who may read a message linking them, listing and deleting one's own.
+ */
+export class UploadService {
+  constructor(private readonly deps: UploadServiceDeps) {}
+
+  get maxFileUploadMib(): number {
+    return this.deps.maxFileUploadMib;
+  }
+
+  /** POST /user_uploads: stores one file; the type is sniffed from its bytes. */
+  async upload(user: User, file: { name: string; bytes: Uint8Array }): Promise<UploadResult> {
+    if (file.bytes.length > this.deps.maxFileUploadMib * 1024 * 1024) {
+      throw new JsonableError(
+        `Uploaded file is larger than the allowed limit of ${this.deps.maxFileUploadMib} MiB`,
+      );
+    }
+    const fileName = sanitizeFileName(file.name);
+    const { pathId, storageKey } = newPathId(await this.deps.realmId(), fileName);
+    const { contentType } = await sniff(file.bytes);
+    await this.deps.storage.put(storageKey, file.bytes);
+    let attachment: StoredAttachment;
+    try {
+      attachment = await this.deps.store.transaction(({ attachments }) =>
+        attachments.insert({
+          pathId,
+          storageKey,
+          fileName,
+          size: file.bytes.length,
+          contentType,
+          ownerId: user.id,
+          createTimeMs: this.deps.clock.now(),
+        }),
+      );
+    } catch (err) {
+      await this.deps.storage.delete(storageKey);
+      throw err;
+    }
+    await this.publish(user.id, "add", { attachment, messages: [] });
+    return { url: `/user_uploads/${pathId}`, fileName };
+  }
+
+  /**
+   * GET /user_uploads/{path}: the file, for its uploader or a user who may read a message linking
+   * it; "File not found" otherwise.
+   */
+  async serve(user: User, pathId: string): Promise<ServedFile> {
+    const attachment = await this.deps.store.read.attachments.byPathId(pathId);
+    if (attachment === undefined || !(await this.mayRead(user, attachment))) throw new UploadNotFoundError();
+    const bytes = await this.deps.storage.get(attachment.storageKey);
+    if (bytes === undefined) throw new UploadNotFoundError();
+    return {
+      bytes,
+      contentType: attachment.contentType,
+      fileName: attachment.fileName,
+      inline: isInline(attachment.contentType),
+    };
+  }
+
+  private async mayRead(user: User, attachment: StoredAttachment): Promise<boolean> {
+    if (attachment.ownerId === user.id) return true;
+    for (const id of await this.deps.store.read.attachments.messageIds(attachment.id)) {
+      if (await this.deps.messages.canRead(user, id)) return true;
+    }
+    return false;
+  }
+
+  /** GET /attachments: the user's uploads with the messages linking them, and the space used. */
+  async list(user: User): Promise<{ attachments: AttachmentView[]; spaceUsed: number }> {
+    const repo = this.deps.store.read.attachments;
+    const mine = await repo.ofOwner(user.id);
+    const links = await repo.messagesOf(mine.map((a) => a.id));
+    return {
+      attachments: mine.map((attachment) => ({ attachment, messages: links.get(attachment.id) ?? [] })),
+      spaceUsed: await repo.spaceUsed(),
+    };
+  }
+
+  /** DELETE /attachments/{id}: only the uploader's own; "Invalid attachment" otherwise. */
+  async delete(user: User, id: number): Promise<void> {
+    const attachment = await this.deps.store.read.attachments.byId(id);
+    if (attachment === undefined || attachment.ownerId !== user.id)
+      throw new JsonableError("Invalid attachment");
+    await this.deps.store.transaction(({ attachments }) => attachments.delete(id));
+    await this.deps.storage.delete(attachment.storageKey);
+    await this.publish(user.id, "remove", { attachment, messages: [] });
+  }
+
+  /** After a message is sent: an `attachment` update event for each upload of the sender it links. */
+  async noteMessage(ownerId: number, messageId: number): Promise<void> {
+    const repo = this.deps.store.read.attachments;
+    const attachmentIds = await repo.linkedTo(messageId);
+    if (attachmentIds.length === 0) return;
+    const links = await repo.messagesOf(attachmentIds);
+    for (const id of attachmentIds) {
+      const attachment = await repo.byId(id);
+      if (attachment !== undefined) {
+        await this.publish(ownerId, "update", { attachment, messages: links.get(id) ?? [] });
+      }
+    }
+  }
+
+  private async publish(
+    userId: number,
+    op: "add" | "remove" | "update",
+    view: AttachmentView,
+  ): Promise<void> {
+    const spaceUsed = await this.deps.store.read.attachments.spaceUsed();
+    this.deps.events.send(
+      {
+        type: "attachment",
+        op,
+        attachment: op === "remove" ? { id: view.attachment.id } : attachmentWire(view),
+        upload_space_used: spaceUsed,
+      },
+      [userId],
+    );
+  }
+}

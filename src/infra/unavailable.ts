@@ -36,19 +36,35 @@ const CONNECTION_CODES = new Set([
 
 /** Whether `err` says the database connection is gone (pg and node errors), not a bad query. */
 export function isDatabaseConnectionError(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const code = (err as Error & { code?: unknown }).code;
-  if (typeof code === "string" && CONNECTION_CODES.has(code)) return true;
+  const e = asErrorLike(err);
+  if (e === undefined) return false;
+  if (typeof e.code === "string" && CONNECTION_CODES.has(e.code)) return true;
   return /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
-    err.message,
+    e.message,
   );
+}
+
+interface ErrorLike {
+  name: string;
+  message: string;
+  code?: unknown;
+}
+
+/** Errors made by Node itself (socket errors) may come from another realm: no `instanceof Error`. */
+function asErrorLike(err: unknown): ErrorLike | undefined {
+  if (typeof err !== "object" || err === null) return undefined;
+  const e = err as Partial<ErrorLike>;
+  return typeof e.message === "string"
+    ? { name: String(e.name), message: e.message, code: e.code }
+    : undefined;
 }
 
 /** Whether `err` is ioredis saying the connection is down (commands are not queued while it is). */
 export function isRedisConnectionError(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  if (err.name === "MaxRetriesPerRequestError") return true;
+  const e = asErrorLike(err);
+  if (e === undefined) return false;
+  if (e.name === "MaxRetriesPerRequestError") return true;
   return /Connection is closed|enableOfflineQueue|Stream isn't writeable|Reached the max retries/i.test(
-    err.message,
+    e.message,
   );
 }

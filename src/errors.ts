@@ -267,7 +267,17 @@ export class ReactionDoesNotExistError extends JsonableError {
 
 /** Base of the incoming-webhook errors: they carry the integration's name. */
 export abstract class WebhookError extends JsonableError {
-  webhookName = "";
+  private named = "";
+  /** The integration's display name, stamped by the webhook pipeline on errors of its handlers. */
+  get webhookName(): string {
+    return this.named;
+  }
+  set webhookName(name: string) {
+    this.named = name;
+    this.onNamed(name);
+  }
+  /** Called when the pipeline names the webhook (messages that mention it are built then). */
+  protected onNamed(_name: string): void {}
   override data(): Record<string, unknown> {
     return { webhook_name: this.webhookName };
   }
@@ -289,8 +299,16 @@ export class UnsupportedWebhookEventTypeError extends WebhookError {
     readonly eventType: string,
     webhookName = "",
   ) {
-    super(`The '${eventType}' event isn't currently supported by the ${webhookName} webhook`);
+    super(UnsupportedWebhookEventTypeError.messageFor(eventType, webhookName));
     this.webhookName = webhookName;
+  }
+  private static messageFor(eventType: string, webhookName: string): string {
+    return webhookName === ""
+      ? `The '${eventType}' event isn't currently supported`
+      : `The '${eventType}' event isn't currently supported by the ${webhookName} webhook`;
+  }
+  protected override onNamed(name: string): void {
+    this.message = UnsupportedWebhookEventTypeError.messageFor(this.eventType, name);
   }
   override data(): Record<string, unknown> {
     return { ...super.data(), event_type: this.eventType };

@@ -5,12 +5,16 @@ import dialogflow from "./index.js";
 describeCases(dialogflow, new URL("./fixtures/cases", import.meta.url));
 
 describe("dialogflow: answers the recorded cases lack", () => {
-  it("sends the fulfillment's speech", () => {
+  it("sends the fulfillment's speech privately to the user named by email", () => {
     expectFixture(
       dialogflow,
       new URL(".", import.meta.url),
       "answer__weather_app",
-      { topic: "", body: "Today the weather in Delhi: Sunny, And the temperature is 65 F" },
+      {
+        topic: "",
+        body: "Today the weather in Delhi: Sunny, And the temperature is 65 F",
+        directTo: ["aaron@zulip.com"],
+      },
       { email: "aaron@zulip.com" },
     );
   });

@@ -18,8 +18,8 @@ export function dialogflowAnswer(p: Wild): string {
 }
 
 /**
- * Dialogflow fulfillment webhooks: the answer to a query, sent privately (Zulip sends it to the user
- * named by the URL's `email`). Zulip passes no event type, so filters never drop it.
+ * Dialogflow fulfillment webhooks: the answer to a query, sent privately to the user named by the
+ * URL's `email`, as Zulip does. Zulip passes no event type, so filters never drop it.
  */
 export default defineIntegration({
   name: "dialogflow",
@@ -29,8 +29,9 @@ export default defineIntegration({
   events: {
     answer: (p, ctx) => {
       // Required, as in Zulip: whom the answer is for.
-      if (ctx.params["email"] === undefined) throw new RequestVariableMissingError("email");
-      return { topic: "", body: normalizeBody(dialogflowAnswer(p)) };
+      const email = ctx.params["email"];
+      if (email === undefined) throw new RequestVariableMissingError("email");
+      return { topic: "", body: normalizeBody(dialogflowAnswer(p)), directTo: [email] };
     },
   },
   unfilteredEvents: ["answer"],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { JsonableError } from "../../src/errors.js";
+import { JsonableError, UnsupportedWebhookEventTypeError } from "../../src/errors.js";
 import { defineIntegration, form, json, jsonOrForm, option, parse, payloadField, reply } from "./index.js";
 import { dispatchWebhook } from "./dispatch.js";
 import type { WebhookRequest } from "../../src/domain/webhooks/stages.js";
@@ -236,6 +236,34 @@ describe("body readers", () => {
       msg: "Missing 'payload' argument",
       code: "REQUEST_VARIABLE_MISSING",
       var_name: "payload",
+    });
+  });
+});
+
+describe("errors of handlers", () => {
+  it("names the webhook in an unsupported event raised by a handler without a name", () => {
+    const picky = defineIntegration({
+      name: "picky",
+      displayName: "Picky",
+      categories: ["misc"],
+      events: {
+        only: (p) => {
+          throw new UnsupportedWebhookEventTypeError(p.get("kind").str());
+        },
+      },
+    });
+    let caught: unknown;
+    try {
+      dispatchWebhook(picky, { headers: {}, params: {}, rawBody: Buffer.from('{"kind":"odd"}') });
+    } catch (err) {
+      caught = err;
+    }
+    expect((caught as JsonableError).toJSON()).toEqual({
+      result: "error",
+      msg: "The 'odd' event isn't currently supported by the Picky webhook",
+      code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
+      webhook_name: "Picky",
+      event_type: "odd",
     });
   });
 });

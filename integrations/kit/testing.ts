@@ -114,7 +114,7 @@ export function expectFixture(
   integration: AnyIntegration,
   dir: URL | string,
   name: string,
-  expected: { topic: string; body: string } | null,
+  expected: { topic: string; body: string; directTo?: readonly string[]; stream?: string } | null,
   params: Record<string, string> = {},
 ): void {
   const outcome = dispatchWebhook(integration, fixtureRequest(integration, dir, name, params));

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { integrations } from "../../integrations/index.js";
 import { caseBody, loadCases, multipartFields, unquote } from "../../integrations/kit/index.js";
 import type { WebhookCase } from "../../integrations/kit/index.js";
+import { Role } from "../../src/domain/users/types.js";
 import { startTestServer } from "../helpers/test-server.js";
 import type { TestServer } from "../helpers/test-server.js";
 
@@ -34,6 +35,36 @@ function allCases(): WebhookCase[] {
 
 let t: TestServer;
 const streams = new Set<string>();
+/** Users of Zulip's test realm that cases name (`{example_user:aaron.email}`), created when first named. */
+const realmUsers = new Map<string, TestServer["users"]["iago"]>();
+
+async function exampleUser(short: string): Promise<TestServer["users"]["iago"]> {
+  const known = realmUsers.get(short);
+  if (known !== undefined) return known;
+  const owner = t.running.firstStart?.owner;
+  if (owner === undefined) throw new Error("the test server has no owner");
+  const email = `${short}@zulip.com`;
+  const u = await t.running.services.users.createUser(owner, {
+    email,
+    password: `${email}-password`,
+    fullName: short,
+    role: Role.MEMBER,
+    joinDefaultStreams: false,
+  });
+  const user = { id: u.id, email: u.email, apiKey: u.apiKey, fullName: u.fullName };
+  realmUsers.set(short, user);
+  return user;
+}
+
+/** The case's URL with the bot's API key and the realm users it names filled in. */
+async function caseUrl(c: WebhookCase): Promise<string> {
+  let url = c.url.replace("{api_key}", t.users.webhookBot.apiKey);
+  for (const m of c.url.matchAll(/\{example_user:([a-z_]+)\.email\}/g)) {
+    const user = await exampleUser(m[1] ?? "");
+    url = url.replace(m[0], encodeURIComponent(user.email));
+  }
+  return url;
+}
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -77,6 +108,20 @@ async function newestAs(
   return messages[messages.length - 1];
 }
 
+/** The newest message the webhook bot sent, to a stream or privately to anyone. */
+async function newestFromBot(): Promise<WireMessage | undefined> {
+  const everyone = [...Object.values(t.users), ...realmUsers.values()].filter(
+    (u) => u !== t.users.webhookBot,
+  );
+  const seen = await Promise.all(everyone.map((u) => newestAs(u, [["sender", t.users.webhookBot.email]])));
+  return seen.filter((m): m is WireMessage => m !== undefined).sort((x, y) => y.id - x.id)[0];
+}
+
+function recipientsOf(m: WireMessage | undefined): string[] {
+  const to = m?.display_recipient;
+  return Array.isArray(to) ? to.map((r) => r.email.toLowerCase()).sort() : [];
+}
+
 async function maxMessageId(): Promise<number> {
   const res = await t.api.get("/api/v1/users/me", { as: t.users.iago });
   return res.body.max_message_id as number;
@@ -85,7 +130,7 @@ async function maxMessageId(): Promise<number> {
 async function post(c: WebhookCase): Promise<{ status: number; body: Record<string, unknown> }> {
   const headers: Record<string, string> = { ...c.headers };
   if (c.content_type !== null) headers["content-type"] = c.content_type;
-  const url = t.url + c.url.replace("{api_key}", t.users.webhookBot.apiKey);
+  const url = t.url + (await caseUrl(c));
   if (c.auth === "http_basic") {
     const credentials = `${t.users.webhookBot.email}:${t.users.webhookBot.apiKey}`;
     headers["authorization"] = `Basic ${Buffer.from(credentials).toString("base64")}`;
@@ -122,11 +167,7 @@ describe("recorded webhook cases over HTTP", () => {
         case "message": {
           // The last message the bot sent, to a stream or privately to a user the integration named.
           expect(res.status).toBe(200);
-          const everyone = Object.values(t.users).filter((u) => u !== t.users.webhookBot);
-          const seen = await Promise.all(
-            everyone.map((u) => newestAs(u, [["sender", t.users.webhookBot.email]])),
-          );
-          const last = seen.filter((m): m is WireMessage => m !== undefined).sort((x, y) => y.id - x.id)[0];
+          const last = await newestFromBot();
           expect(last?.id).toBeGreaterThan(before);
           expect(last?.content).toBe(c.expected_message);
           break;
@@ -150,6 +191,18 @@ describe("recorded webhook cases over HTTP", () => {
         }
         case "direct_message": {
           expect(res.status).toBe(200);
+          const named = /^user named by the `(\w+)` query parameter$/.exec(c.dm_recipient ?? "");
+          if (c.dm_sender === "webhook_bot" && named !== null) {
+            // Sent privately to the realm user the URL names (Dialogflow's `email`).
+            const recipient = new URL(t.url + (await caseUrl(c))).searchParams.get(named[1] ?? "");
+            const m = await newestFromBot();
+            expect(m?.id).toBeGreaterThan(before);
+            expect({ content: m?.content, to: recipientsOf(m) }).toEqual({
+              content: c.expected_message,
+              to: [t.users.webhookBot.email, recipient?.toLowerCase()].sort(),
+            });
+            break;
+          }
           const sender =
             c.dm_sender === "notification_bot" ? "notification-bot@zulip.com" : t.users.webhookBot.email;
           const m = await newest([["pm-with", sender]]);

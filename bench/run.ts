@@ -21,6 +21,7 @@ import { spawnChild } from "./lib/rpc.js";
 import type { ChildHandle } from "./lib/rpc.js";
 import { now, round, summarizeNs } from "./lib/stats.js";
 import { webBench } from "./web.js";
+import { botsBench } from "./bots.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -588,6 +589,7 @@ async function main(): Promise<void> {
   }
   await guarded("idleQueues", ["bytesPerQueue"], idleQueues);
   await guarded("web", ["firstScreenMs", "jsGzipBytes", "latencyMedianMs"], () => webBench(QUICK));
+  await guarded("bots", ["sustainedMentionsPerSec", "burstDrainSec"], () => botsBench(QUICK));
 
   // Ratios to the ceiling: throughput as a fraction of it, latencies as a multiple of it.
   const ceil = sections["ceiling"];
@@ -660,6 +662,9 @@ function printTable(result: {
   add("bot round trip p99", "bot", "roundTripP99Ms", "ms");
   add("bot server POST /", "bot", "botServerRequestsPerSec", "req/s");
   add("bot server p99", "bot", "botServerP99Ms", "ms");
+  add("bots: sustained mentions answered", "bots", "sustainedMentionsPerSec", "mentions/s");
+  add("bots: burst drained, default pacing", "bots", "burstDrainSec", "s");
+  add("bots: burst drained, pacing lifted", "bots", "burstUnpacedDrainSec", "s");
   add("POST /messages (50 conns)", "messagesPost", "requestsPerSec", "req/s");
   add("POST /messages p99", "messagesPost", "p99Ms", "ms");
   add("GET /messages (100 msgs)", "messagesGet", "requestsPerSec", "req/s");

@@ -57,7 +57,7 @@ export class BotQuitError extends Error {
   }
 }
 
-/** The chat server has no `POST /api/v1/user_uploads` (this project's server does not accept uploads yet). */
+/** The chat server has no `POST /api/v1/user_uploads`. */
 export class UploadsNotSupportedError extends Error {
   constructor(readonly site: string) {
     super(

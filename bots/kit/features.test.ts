@@ -54,8 +54,8 @@ describe("readBotFile", () => {
 });
 
 describe("uploadFile", () => {
-  it("gives a clear error while the chat server has no POST /user_uploads", async () => {
-    // The fake answers 404 to endpoints it does not have, as our chat server does today.
+  it("gives a clear error when the chat server has no POST /user_uploads", async () => {
+    // The fake answers 404 to endpoints it does not have, as a server without uploads does.
     const api = await startFakeChatApi([{ email: "a@example.com", key: "k", fullName: "A", userId: 1 }]);
     try {
       const handler = new RestBotHandler(

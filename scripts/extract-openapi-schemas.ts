@@ -89,6 +89,14 @@ const ENDPOINTS: EndpointSpec[] = [
   { method: "POST", path: "/user_groups/{user_group_id}/members" },
   { method: "GET", path: "/user_groups/{user_group_id}/members" },
   { method: "GET", path: "/user_groups/{user_group_id}/members/{user_id}" },
+  { method: "PATCH", path: "/users/{user_id}" },
+  { method: "DELETE", path: "/users/{user_id}" },
+  { method: "DELETE", path: "/users/me" },
+  { method: "GET", path: "/users/me/alert_words" },
+  { method: "POST", path: "/users/me/alert_words" },
+  { method: "DELETE", path: "/users/me/alert_words" },
+  { method: "POST", path: "/users/me/muted_users/{muted_user_id}" },
+  { method: "DELETE", path: "/users/me/muted_users/{muted_user_id}" },
 ];
 
 /**

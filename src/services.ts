@@ -21,7 +21,7 @@ import { UsersRepo } from "./store/users-repo.js";
 import { SessionsRepo } from "./store/sessions-repo.js";
 import { SessionService } from "./domain/web/session-service.js";
 import type { SharedState } from "./infra/shared-state.js";
-import { createUserFeatures, createUserGroups } from "./user-features.js";
+import { createPersonalLists, createUserFeatures, createUserGroups } from "./user-features.js";
 import type { UserFeatures } from "./user-features.js";
 
 /**
@@ -74,6 +74,7 @@ export function createServices(
   const streamAccess = new StreamAccess(store.read.streams);
   // `@*group*` mentions resolve through the user groups (src/user-features.ts).
   const userGroups = createUserGroups({ db, events, clock, users });
+  const personalLists = createPersonalLists({ db, events, clock, users });
   const messages = new MessageService({
     store,
     users,
@@ -82,6 +83,7 @@ export function createServices(
     clock,
     logger,
     groups: userGroups,
+    alertWords: personalLists,
   });
   // Stream changes post their announcements and notices through the messages service.
   const streams = new StreamService({
@@ -155,7 +157,7 @@ export function createServices(
     outgoing,
     sessions: new SessionService(new SessionsRepo(db), users, clock),
     // Presence, typing, user status and the per-user state register reports (src/user-features.ts).
-    ...createUserFeatures({ db, events, clock, users, streams: streamAccess, userGroups }),
+    ...createUserFeatures({ db, events, clock, users, streams: streamAccess, userGroups, personalLists }),
     shared,
     maxMessageId: (userId) => messages.maxMessageId(userId),
     async close() {

@@ -1,13 +1,18 @@
 import type { Clock } from "./clock.js";
 import type { EventSink } from "./domain/events/event-sink.js";
+import { PersonalListsService } from "./domain/alert-words/personal-lists-service.js";
 import { PresenceService } from "./domain/presence/presence-service.js";
 import { UserStatusService } from "./domain/settings/user-status-service.js";
 import type { StreamAccess } from "./domain/streams/access.js";
 import { TypingService } from "./domain/typing/typing-service.js";
 import { UserGroupsService } from "./domain/user-groups/user-groups-service.js";
+import { UserAdminService } from "./domain/users/admin.js";
 import type { UserService } from "./domain/users/user-service.js";
 import type { Db } from "./store/db.js";
+import { PersonalListsRepo } from "./store/personal-lists-repo.js";
+import { UserAdminRepo } from "./store/user-admin-repo.js";
 import { UserGroupsRepo } from "./store/user-groups-repo.js";
+import { UsersRepo } from "./store/users-repo.js";
 import { UserStateRepo } from "./store/user-state-repo.js";
 import { UserStatusRepo } from "./store/user-status-repo.js";
 
@@ -22,6 +27,10 @@ export interface UserFeatures {
   typing: TypingService;
   /** User status (POST /users/me/status). */
   userStatus: UserStatusService;
+  /** PATCH /users/{id} (name, role), DELETE /users/{id} (deactivation). */
+  userAdmin: UserAdminService;
+  /** Alert words and muted users (/users/me/alert_words, /users/me/muted_users). */
+  personalLists: PersonalListsService;
   /** User groups and `@*group*` mentions (/user_groups). */
   userGroups: UserGroupsService;
   /** Read-only per-user state for register (starred ids, recent conversations, user topics). */
@@ -36,6 +45,14 @@ export interface UserFeatureDeps {
   streams: StreamAccess;
   /** Created first (createUserGroups): the messages service renders group mentions with it. */
   userGroups: UserGroupsService;
+  /** Created first too (createPersonalLists): sending flags alert words with it. */
+  personalLists: PersonalListsService;
+}
+
+export function createPersonalLists(
+  deps: Pick<UserFeatureDeps, "db" | "events" | "clock" | "users">,
+): PersonalListsService {
+  return new PersonalListsService(new PersonalListsRepo(deps.db), deps.users, deps.events, deps.clock);
 }
 
 export function createUserGroups(
@@ -49,11 +66,20 @@ export function createUserFeatures(deps: UserFeatureDeps): UserFeatures {
   // Realm-wide events (presence, status) go to every active user.
   const realmUserIds = async (): Promise<number[]> =>
     (await users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
+  const presence = new PresenceService(events, clock, realmUserIds);
   return {
-    presence: new PresenceService(events, clock, realmUserIds),
+    presence,
+    userAdmin: new UserAdminService({
+      users,
+      active: new UsersRepo(db),
+      repo: new UserAdminRepo(db),
+      events,
+      onDeactivated: (id) => presence.forget(id),
+    }),
     typing: new TypingService(events, users, streams),
     userStatus: new UserStatusService(new UserStatusRepo(db), events, clock, realmUserIds),
     userState: new UserStateRepo(db),
     userGroups: deps.userGroups,
+    personalLists: deps.personalLists,
   };
 }

@@ -8,7 +8,7 @@ import { accessMessage } from "./access.js";
 import { deleteMessage, editMessage, messageHistory } from "./edit.js";
 import { fetchMessages, getWithRawContent, matchesNarrow } from "./fetch.js";
 import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateFlags } from "./flags.js";
-import type { GroupMentions, MessageDeps, StreamLookup, UserLookup } from "./ports.js";
+import type { AlertWordMatcher, GroupMentions, MessageDeps, StreamLookup, UserLookup } from "./ports.js";
 import { addReaction, removeReaction } from "./reactions.js";
 import { renderFor } from "./rendering.js";
 import { sendMessage } from "./send.js";
@@ -44,6 +44,8 @@ export interface MessageServiceDeps {
   logger: Logger;
   /** User groups for `@*group*` mentions (optional: tools that render without groups). */
   groups?: GroupMentions;
+  /** Alert words for `has_alert_word` flags (optional, like `groups`). */
+  alertWords?: AlertWordMatcher;
 }
 
 /**

@@ -30,6 +30,11 @@ export interface GroupMentions {
   mentionable(names: readonly string[]): Promise<MentionableGroup[]>;
 }
 
+/** What sending needs of the alert-words area: who of the recipients the content alerts. */
+export interface AlertWordMatcher {
+  usersAlerted(content: string, userIds: readonly number[]): Promise<Set<number>>;
+}
+
 /** Everything a message use case is given. */
 export interface MessageDeps {
   store: RepoStore;
@@ -42,6 +47,8 @@ export interface MessageDeps {
   listeners: SentListener[];
   /** User groups that `@*group*` mentions resolve to (src/domain/user-groups); none when absent. */
   groups?: GroupMentions | undefined;
+  /** Users' alert words (src/domain/alert-words): `has_alert_word` flags; none when absent. */
+  alertWords?: AlertWordMatcher | undefined;
   /** The realm's string id, once read (sender_realm_str). */
   realmStr?: string | undefined;
 }

@@ -57,6 +57,7 @@ async function sendToStream(deps: MessageDeps, sender: User, input: SendInput): 
     sender.id,
     rendered,
     0,
+    await alertedUsers(deps, content, ids),
   );
   const id = await deps.store.transaction(async (repos) => {
     const repo = repos.messages;
@@ -125,7 +126,13 @@ async function sendPrivate(deps: MessageDeps, sender: User, input: SendInput): P
   const ids = [...participants.keys()].sort((a, b) => a - b);
   const pmKey = ids.join(",");
   const rendered = await renderFor(deps, sender, content);
-  const recipients = recipientFlags(ids, sender.id, rendered, Flag.is_private);
+  const recipients = recipientFlags(
+    ids,
+    sender.id,
+    rendered,
+    Flag.is_private,
+    await alertedUsers(deps, content, ids),
+  );
   const other = ids.find((id) => id !== sender.id) ?? sender.id;
   const id = await deps.store.transaction(async (repos) => {
     const repo = repos.messages;
@@ -152,17 +159,27 @@ async function sendPrivate(deps: MessageDeps, sender: User, input: SendInput): P
   return id;
 }
 
-/** Each recipient's flags bitmask: the sender's copy is read; mentions set mentioned bits. */
+/** Recipients (never the sender) with one of their alert words in the content. */
+async function alertedUsers(deps: MessageDeps, content: string, ids: Iterable<number>): Promise<Set<number>> {
+  return deps.alertWords === undefined ? new Set() : deps.alertWords.usersAlerted(content, [...ids]);
+}
+
+/**
+ * Each recipient's flags bitmask: the sender's copy is read; mentions set mentioned bits; an alert
+ * word sets has_alert_word (not on the sender's copy).
+ */
 function recipientFlags(
   ids: readonly number[],
   senderId: number,
   rendered: Rendered,
   base: number,
+  alerted: ReadonlySet<number>,
 ): { id: number; flags: number }[] {
   const mentioned = new Set(rendered.mentionedUserIds);
   return ids.map((id) => {
     let flags = base;
     if (id === senderId) flags |= Flag.read;
+    else if (alerted.has(id)) flags |= Flag.has_alert_word;
     if (mentioned.has(id)) flags |= Flag.mentioned;
     if (rendered.wildcard) flags |= Flag.wildcard_mentioned;
     return { id, flags };

@@ -155,7 +155,8 @@ export class UserService {
     return this.repo.profileValues(userIds);
   }
 
-  private validateFullName(fullName: string): string {
+  /** Zulip's full-name rules (trimmed; "Name too short!", "Name too long!", "Invalid characters in name!"). */
+  validateFullName(fullName: string): string {
     const name = fullName.trim();
     if (name === "") throw new JsonableError("Name too short!");
     if (name.length > MAX_NAME_LENGTH) throw new JsonableError("Name too long!");

@@ -74,6 +74,20 @@ const userGroupsProvider: StateProvider = {
   },
 };
 
+const alertWordsProvider: StateProvider = {
+  eventTypes: ["alert_words"],
+  async fetch({ services, user }) {
+    return { alert_words: await services.personalLists.alertWords(user) };
+  },
+};
+
+const mutedUsersProvider: StateProvider = {
+  eventTypes: ["muted_users"],
+  async fetch({ services, user }) {
+    return { muted_users: await services.personalLists.mutedUsers(user) };
+  },
+};
+
 const defaultStreamsProvider: StateProvider = {
   eventTypes: ["default_streams"],
   async fetch({ services }) {
@@ -98,8 +112,6 @@ const incomingWebhookBotsProvider: StateProvider = {
 /** State of features this server does not have (yet): what Zulip answers when none exist. */
 const EMPTY_STATE: readonly [eventType: string, state: Record<string, unknown>][] = [
   ["realm_emoji", { realm_emoji: {} }],
-  ["alert_words", { alert_words: [] }],
-  ["muted_users", { muted_users: [] }],
   ["drafts", { drafts: [] }],
   ["realm_playgrounds", { realm_playgrounds: [] }],
   ["realm_linkifiers", { realm_linkifiers: [] }],
@@ -126,6 +138,8 @@ export const USER_STATE_PROVIDERS: readonly StateProvider[] = [
   userTopicsProvider,
   defaultStreamsProvider,
   userGroupsProvider,
+  alertWordsProvider,
+  mutedUsersProvider,
   incomingWebhookBotsProvider,
   ...emptyProviders,
 ];

@@ -11,6 +11,8 @@ import { integrationDocsRouter } from "./integration-docs.js";
 import { messagesRouter } from "./messages.js";
 import { presenceRouter } from "./presence.js";
 import { userGroupsRouter } from "./user-groups.js";
+import { usersAdminRouter } from "./users-admin.js";
+import { personalListsRouter } from "./personal-lists.js";
 import { serverSettingsRouter } from "./server-settings.js";
 import { settingsRouter } from "./settings.js";
 import { streamsRouter } from "./streams.js";
@@ -44,6 +46,8 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     botStorageRouter(services),
     presenceRouter(services),
     userGroupsRouter(services),
+    usersAdminRouter(services),
+    personalListsRouter(services),
     integrationDocsRouter(services),
   ];
 }

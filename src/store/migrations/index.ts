@@ -10,6 +10,7 @@ import { messageSearch } from "./011-message-search.js";
 import { attachments } from "./012-attachments.js";
 import { userStatus } from "./015-user-status.js";
 import { userGroups } from "./016-user-groups.js";
+import { alertWordsMutedUsers } from "./017-alert-words-muted-users.js";
 import type { Migration } from "./types.js";
 
 /** Every migration, in order. A new one is one file and one line here. */
@@ -26,4 +27,5 @@ export const migrations: readonly Migration[] = [
   attachments,
   userStatus,
   userGroups,
+  alertWordsMutedUsers,
 ];

@@ -1,0 +1,105 @@
+import type { Clock } from "../../clock.js";
+import { JsonableError } from "../../errors.js";
+import type { PersonalListsRepo } from "../../store/personal-lists-repo.js";
+import type { EventSink } from "../events/event-sink.js";
+import type { User } from "../users/types.js";
+
+/** Zulip's limit on one alert word. */
+const MAX_ALERT_WORD_LENGTH = 100;
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * Whether `content` (Markdown source) contains `word` as Zulip matches alert words: case-insensitive,
+ * not inside another word (the characters around it are not letters, digits or underscores).
+ */
+export function containsAlertWord(content: string, word: string): boolean {
+  const re = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(word.toLowerCase())}(?![\\p{L}\\p{N}_])`, "u");
+  return re.test(content.toLowerCase());
+}
+
+export interface ListUsers {
+  byId(id: number): Promise<User | undefined>;
+}
+
+/** Alert words (/users/me/alert_words) and muted users (/users/me/muted_users/{id}), with events. */
+export class PersonalListsService {
+  constructor(
+    private readonly repo: PersonalListsRepo,
+    private readonly users: ListUsers,
+    private readonly events: EventSink,
+    private readonly clock: Clock,
+  ) {}
+
+  alertWords(user: User): Promise<string[]> {
+    return this.repo.alertWords(user.id);
+  }
+
+  async addAlertWords(user: User, words: readonly string[]): Promise<string[]> {
+    const current = await this.repo.alertWords(user.id);
+    const lower = new Set(current.map((w) => w.toLowerCase()));
+    for (const raw of words) {
+      const word = raw.trim();
+      if (word === "") continue;
+      if ([...word].length > MAX_ALERT_WORD_LENGTH) {
+        throw new JsonableError(`alert_words[] is too long (limit: ${MAX_ALERT_WORD_LENGTH} characters)`);
+      }
+      if (lower.has(word.toLowerCase())) continue;
+      lower.add(word.toLowerCase());
+      await this.repo.addAlertWord(user.id, word);
+    }
+    return this.publishAlertWords(user);
+  }
+
+  async removeAlertWords(user: User, words: readonly string[]): Promise<string[]> {
+    const current = await this.repo.alertWords(user.id);
+    const drop = new Set(words.map((w) => w.trim().toLowerCase()));
+    for (const word of current)
+      if (drop.has(word.toLowerCase())) await this.repo.removeAlertWord(user.id, word);
+    return this.publishAlertWords(user);
+  }
+
+  private async publishAlertWords(user: User): Promise<string[]> {
+    const words = await this.repo.alertWords(user.id);
+    this.events.send({ type: "alert_words", alert_words: words }, [user.id]);
+    return words;
+  }
+
+  /** Which of `userIds` have an alert word in `content` (their copies get `has_alert_word`). */
+  async usersAlerted(content: string, userIds: readonly number[]): Promise<Set<number>> {
+    const out = new Set<number>();
+    for (const [userId, words] of await this.repo.alertWordsOf(userIds)) {
+      if (words.some((w) => containsAlertWord(content, w))) out.add(userId);
+    }
+    return out;
+  }
+
+  mutedUsers(user: User): Promise<{ id: number; timestamp: number }[]> {
+    return this.repo.mutedUsers(user.id);
+  }
+
+  async mute(user: User, mutedUserId: number): Promise<void> {
+    if (mutedUserId === user.id) throw new JsonableError("Cannot mute self");
+    const target = await this.users.byId(mutedUserId);
+    if (target === undefined || target.realmId !== user.realmId) throw new JsonableError("No such user");
+    const muted = await this.repo.mutedUsers(user.id);
+    if (muted.some((m) => m.id === mutedUserId)) throw new JsonableError("User already muted");
+    await this.repo.mute(user.id, mutedUserId, Math.floor(this.clock.now() / 1000));
+    await this.publishMuted(user);
+  }
+
+  async unmute(user: User, mutedUserId: number): Promise<void> {
+    const target = await this.users.byId(mutedUserId);
+    if (target === undefined || target.realmId !== user.realmId) throw new JsonableError("No such user");
+    const muted = await this.repo.mutedUsers(user.id);
+    if (!muted.some((m) => m.id === mutedUserId)) throw new JsonableError("User is not muted");
+    await this.repo.unmute(user.id, mutedUserId);
+    await this.publishMuted(user);
+  }
+
+  private async publishMuted(user: User): Promise<void> {
+    this.events.send({ type: "muted_users", muted_users: await this.repo.mutedUsers(user.id) }, [user.id]);
+  }
+}

@@ -58,6 +58,7 @@ async function serve(argv: {
   keepAliveTimeout: number;
   maxPublicRequestsPerIp: number;
   redis: string | undefined;
+  redisPrefix: string;
   workers: number;
   maxFileUploadMb: number;
 }): Promise<void> {
@@ -79,6 +80,7 @@ async function serve(argv: {
     dataDir: argv.dataDir,
     databaseUrl: argv.database,
     redisUrl: argv.redis,
+    redisPrefix: argv.redisPrefix,
     externalUrl: argv.externalUrl ?? base.externalUrl,
     ownerEmail: argv.ownerEmail,
     ownerName: argv.ownerName,
@@ -263,6 +265,11 @@ export async function main(args: string[]): Promise<void> {
             type: "string",
             describe:
               "Redis URL (redis://host:6379): event queues, rate limits and invalidations shared by every server process",
+          })
+          .option("redis-prefix", {
+            type: "string",
+            default: "chat:",
+            describe: "Prefix of every Redis key and channel (one per deployment sharing a Redis)",
           })
           .option("workers", {
             type: "number",

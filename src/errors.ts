@@ -315,6 +315,22 @@ export class UnsupportedWebhookEventTypeError extends WebhookError {
   }
 }
 
+/**
+ * Thrown by a webhook handler for a payload that shows the service is misconfigured (Zulip's
+ * "misconfigured payload" notices): the pipeline sends `notice` to the bot's owner, once a minute at
+ * most, with `{bot_name}` and `{support_email}` filled in, then answers 400 with the message, or
+ * success with nothing posted when `answerSuccess`.
+ */
+export class WebhookMisconfiguredError extends JsonableError {
+  constructor(
+    readonly notice: string,
+    msg: string,
+    readonly answerSuccess = false,
+  ) {
+    super(msg);
+  }
+}
+
 /** A payload lacks a key the integration needs, or a value has the wrong type. */
 export class InvalidPayloadError extends JsonableError {
   constructor(

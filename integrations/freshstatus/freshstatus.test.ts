@@ -39,7 +39,13 @@ describe("freshstatus: events the recorded cases lack", () => {
   it("answers Invalid payload for a webhook configured without the documented fields", () => {
     expect(() =>
       dispatchWebhook(freshstatus, fixtureRequest(freshstatus, here, "INCIDENT_NOTE_CREATE__missing_title")),
-    ).toThrow(expect.objectContaining({ message: "Invalid payload", code: "BAD_REQUEST" }));
+    ).toThrow(
+      expect.objectContaining({
+        message: "Invalid payload",
+        code: "BAD_REQUEST",
+        notice: expect.stringContaining("just received a Freshstatus payload that is missing"),
+      }),
+    );
     expect(() => dispatchPayload(freshstatus, undefined, { id: "1" })).toThrow("Invalid payload");
   });
 

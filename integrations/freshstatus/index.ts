@@ -1,4 +1,4 @@
-import { BadRequestError, InvalidPayloadError } from "../../src/errors.js";
+import { InvalidPayloadError, WebhookMisconfiguredError } from "../../src/errors.js";
 import { defineIntegration } from "../kit/index.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import {
@@ -9,15 +9,26 @@ import {
   notSupportedYet,
 } from "./messages.js";
 
+/** Zulip's notice to the bot's owner about a misconfigured webhook. */
+export const MISCONFIGURED_PAYLOAD_NOTICE = `
+Hi there! Your bot {bot_name} just received a Freshstatus payload that is missing
+some data that Zulip requires. This usually indicates a configuration issue
+in your Freshstatus webhook settings. Please make sure that you provide all the required parameters
+when configuring the Freshstatus webhook. Contact {support_email} if you
+need further help!
+`;
+
 /**
  * A payload missing what the templates of Zulip's setup guide provide (a misconfigured webhook):
- * Zulip's answer, "Invalid payload".
+ * the bot's owner is told (once a minute at most) and the answer is Zulip's "Invalid payload".
  */
 function checked<T>(read: () => T): T {
   try {
     return read();
   } catch (err) {
-    if (err instanceof InvalidPayloadError) throw new BadRequestError("Invalid payload");
+    if (err instanceof InvalidPayloadError) {
+      throw new WebhookMisconfiguredError(MISCONFIGURED_PAYLOAD_NOTICE, "Invalid payload");
+    }
     throw err;
   }
 }

@@ -67,6 +67,19 @@ export default defineIntegration({
   description:
     "Posts the signers of a Dropbox Sign (HelloSign) signature request: who signed, who is awaited.",
   body: jsonField(),
+  // The event's `event_hash`: hex HMAC-SHA256 of event_time + event_type with the account's API key.
+  signature: {
+    kind: "payload-hmac",
+    algorithm: "sha256",
+    field: "event.event_hash",
+    read: (p) => {
+      const event = p.opt("event");
+      return {
+        signature: event?.opt("event_hash")?.text(),
+        content: `${event?.opt("event_time")?.text() ?? ""}${event?.opt("event_type")?.text() ?? ""}`,
+      };
+    },
+  },
   classify: ({ payload }) => (payload.has("signature_request") ? "signature_request" : "account_event"),
   events: {
     signature_request: (p): Reply => reply(ACKNOWLEDGEMENT, signatureRequest(p)),

@@ -11,6 +11,11 @@ export interface WebhookMessage {
    * email, lowest user id first. Nobody matches → the message is not sent.
    */
   directTo?: readonly string[];
+  /**
+   * Post to this stream (a name, used as is) instead of the URL's `stream` (Slack's
+   * `channels_map_to_topics=0`: a stream per Slack channel). The URL's `topic` still applies.
+   */
+  stream?: string;
 }
 
 /** What a handler returns: a message, several, or null to stay deliberately silent (200, nothing sent). */
@@ -104,6 +109,8 @@ export interface SignedRequest {
   header(name: string): string | undefined;
   /** The absolute URL as the sender called it (scheme, Host, path and query). */
   url: string;
+  /** The body read with the integration's reader (for signatures inside the payload). */
+  payload?: () => Wild;
 }
 
 /** How a service signs its requests; verified over the raw bytes, in constant time, by the pipeline. */
@@ -125,7 +132,20 @@ export type SignatureScheme =
   /** Stripe's `t=<ts>,v1=<hex hmac-sha256 of "<ts>.<body>">`, with a tolerance in seconds. */
   | { kind: "timestamped-hmac"; header: string; toleranceSeconds: number }
   /** Netlify's JWS (HS256) whose `sha256` claim is the hex SHA-256 of the body. */
-  | { kind: "jws"; header: string };
+  | { kind: "jws"; header: string }
+  /**
+   * An HMAC sent inside the payload over some of its fields (Dropbox Sign's `event.event_hash`,
+   * HMAC-SHA256 of `event_time + event_type` with the API key): `read` returns the signature (undefined
+   * when absent) and the signed content, from the payload the integration's reader gives.
+   */
+  | {
+      kind: "payload-hmac";
+      algorithm: "sha1" | "sha256" | "sha512" | "md5";
+      encoding?: "hex" | "base64";
+      /** Where the signature is, for error texts ("event.event_hash"). */
+      field: string;
+      read: (payload: Wild) => { signature: string | undefined; content: string };
+    };
 
 /** A set-up request (Dropbox `GET ?challenge=`, Trello `HEAD`, Slack `url_verification` POST). */
 export interface HandshakeRequest {

@@ -14,15 +14,17 @@ const DEFAULT_TOPIC = "Message from Slack";
 
 /**
  * `channels_map_to_topics`: absent → one topic, "Message from Slack"; `1` → a topic per Slack
- * channel ("channel: <name>"); `0` → Zulip posts to a stream named after the Slack channel (this
- * server posts to the URL's `stream`, topic "Message from Slack").
+ * channel ("channel: <name>"); `0` → a stream named after the Slack channel, topic "Message from
+ * Slack", as Zulip does.
  */
 function slackMessage(content: string, channel: string, params: Params): WebhookMessage {
   const mapping = params["channels_map_to_topics"] ?? (params["mapping"] === "channels" ? "0" : undefined);
   if (mapping !== undefined && mapping !== "0" && mapping !== "1") {
     throw new JsonableError("Error: channels_map_to_topics parameter other than 0 or 1");
   }
-  return { topic: mapping === "1" ? `channel: ${channel}` : DEFAULT_TOPIC, body: normalizeBody(content) };
+  const body = normalizeBody(content);
+  if (mapping === "0") return { topic: DEFAULT_TOPIC, body, stream: channel };
+  return { topic: mapping === "1" ? `channel: ${channel}` : DEFAULT_TOPIC, body };
 }
 
 /** A legacy outgoing-webhook field, from the form or the query; missing → Zulip's error. */

@@ -45,6 +45,15 @@ describe("slack: legacy outgoing webhooks", () => {
     });
   });
 
+  it("posts to a stream named after the Slack channel with channels_map_to_topics=0", () => {
+    const outcome = form("user_name=slack_user&channel_name=random&text=hi", { channels_map_to_topics: "0" });
+    expect(outcome).toEqual({
+      kind: "messages",
+      event: "outgoing_webhook",
+      messages: [{ topic: "Message from Slack", body: "**slack_user**: hi", stream: "random" }],
+    });
+  });
+
   it("rejects channels_map_to_topics other than 0 or 1", () => {
     expect(errorOf(() => form("user_name=u&channel_name=c&text=t", { channels_map_to_topics: "2" }))).toEqual(
       {

@@ -1,3 +1,4 @@
+import { WebhookMisconfiguredError } from "../../src/errors.js";
 import { defineIntegration } from "../kit/index.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { truncateTopic } from "../kit/templates/git.js";
@@ -35,15 +36,26 @@ export function buildBody(build: Wild): string {
   );
 }
 
+/** Zulip's notice to the bot's owner about a payload in another format. */
+export const MISCONFIGURED_PAYLOAD_TYPE_NOTICE = `
+Hi there! Your bot {bot_name} just received a TeamCity payload in a
+format that Zulip doesn't recognize. This usually indicates a
+configuration issue in your TeamCity webhook settings. Please make sure
+that you set the **Payload Format** option to **Legacy Webhook (JSON)**
+in your TeamCity webhook configuration. Contact {support_email} if you
+need further help!
+`;
+
 /**
  * A build event of the "Legacy Webhook (JSON)" format. A personal build goes privately to whoever
  * triggered it, as in Zulip: the realm user whose full name is TeamCity's name of that user (or
  * whose email starts with it), else the one matching TeamCity's username; nobody matching → not
- * sent. Other payload formats (Slack, …) are accepted silently.
+ * sent. Other payload formats (Slack, …) post nothing: the bot's owner is told (once a minute at
+ * most) to choose the legacy format, and the request is answered with success, as in Zulip.
  */
 export function buildMessage(p: Wild): WebhookMessage | null {
   const build = p.opt("build");
-  if (build === undefined) return null;
+  if (build === undefined) throw new WebhookMisconfiguredError(MISCONFIGURED_PAYLOAD_TYPE_NOTICE, "", true);
   if (property(build, "env.BUILD_IS_PERSONAL") === "true") {
     const names = [build.get("triggeredBy").text().split(";")[0] ?? ""];
     const username = property(build, "teamcity.build.triggeredBy.username");

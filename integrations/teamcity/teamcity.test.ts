@@ -44,7 +44,12 @@ describe("teamcity: behaviour", () => {
     );
   });
 
-  it("accepts payloads in other formats silently", () => {
-    expect(dispatchPayload(teamcity, undefined, { text: "Build finished" }).kind).toBe("ignored");
+  it("answers payloads in other formats with success after telling the bot's owner", () => {
+    expect(() => dispatchPayload(teamcity, undefined, { text: "Build finished" })).toThrow(
+      expect.objectContaining({
+        answerSuccess: true,
+        notice: expect.stringContaining("set the **Payload Format** option to **Legacy Webhook (JSON)**"),
+      }),
+    );
   });
 });

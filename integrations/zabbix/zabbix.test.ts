@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { JsonableError } from "../../src/errors.js";
+import { WebhookMisconfiguredError } from "../../src/errors.js";
+import type { JsonableError } from "../../src/errors.js";
 import { describeCases, dispatchPayload, expectFixture } from "../kit/testing.js";
 import zabbix from "./index.js";
 
@@ -22,7 +23,8 @@ describe("zabbix: alerts the recorded cases lack", () => {
     } catch (err) {
       caught = err;
     }
-    expect(caught).toBeInstanceOf(JsonableError);
+    // The pipeline tells the bot's owner (test/integrations/owner-notices.test.ts).
+    expect(caught).toBeInstanceOf(WebhookMisconfiguredError);
     expect((caught as JsonableError).toJSON()).toEqual({
       result: "error",
       msg: "Invalid payload",

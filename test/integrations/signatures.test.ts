@@ -7,6 +7,7 @@ import { describe, expect, it } from "@jest/globals";
 import { JsonableError } from "../../src/errors.js";
 import { verifySignature } from "../../src/domain/webhooks/signatures.js";
 import type { SignatureScheme, SignedRequest } from "../../integrations/kit/index.js";
+import hellosign from "../../integrations/hellosign/index.js";
 
 function request(
   body: string,
@@ -224,5 +225,41 @@ describe("token: GitLab's X-Gitlab-Token", () => {
     const bearer: SignatureScheme = { kind: "token", header: "Authorization", prefix: "Bearer " };
     expect(verdict(bearer, "s3cret", request("{}", { Authorization: "Bearer s3cret" }))).toBe("ok");
     expect(verdict(bearer, "s3cret", request("{}", { Authorization: "s3cret" }))).toEqual(failed);
+  });
+});
+
+describe("payload-hmac: Dropbox Sign's event_hash inside the payload", () => {
+  // HMAC-SHA256 of "1348177752" + "signature_request_sent" keyed with this API key, computed with
+  // Python's hmac module.
+  const apiKey = "0f7d8c1e2b3a4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5";
+  const good = "2bfb10930a9f9e3ff1db0412c91fc2e7433289a89a81ce200d5ef9f073591fd3";
+  const scheme = hellosign.signature as SignatureScheme;
+
+  /** A callback as Dropbox Sign posts it: the event as JSON in the `json` form field. */
+  function callback(event: Record<string, string>): SignedRequest {
+    const body = new URLSearchParams({ json: JSON.stringify({ event }) }).toString();
+    const req = request(body, { "content-type": "application/x-www-form-urlencoded" });
+    const form = Object.fromEntries(new URLSearchParams(body));
+    return {
+      ...req,
+      payload: () =>
+        hellosign.body.read({ rawBody: req.rawBody, contentType: undefined, form, params: form }),
+    };
+  }
+
+  it("accepts the event_hash of event_time + event_type", () => {
+    const event = { event_time: "1348177752", event_type: "signature_request_sent", event_hash: good };
+    expect(verdict(scheme, apiKey, callback(event))).toBe("ok");
+  });
+
+  it("rejects another event type, another key and a missing hash", () => {
+    const event = { event_time: "1348177752", event_type: "signature_request_signed", event_hash: good };
+    expect(verdict(scheme, apiKey, callback(event))).toEqual(failed);
+    expect(
+      verdict(scheme, "another key", callback({ ...event, event_type: "signature_request_sent" })),
+    ).toEqual(failed);
+    expect(
+      verdict(scheme, apiKey, callback({ event_time: "1348177752", event_type: "signature_request_sent" })),
+    ).toEqual({ ...failed, msg: "Missing the signature field 'event.event_hash'" });
   });
 });

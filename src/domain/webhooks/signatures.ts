@@ -75,6 +75,29 @@ function verifyJws(token: string, secret: string, rawBody: Buffer): void {
   if (typeof claimed !== "string" || !constantTimeEqual(claimed, bodyHash)) fail();
 }
 
+type PayloadHmac = Extract<SignatureScheme, { kind: "payload-hmac" }>;
+
+/** A signature inside the payload, over some of its fields (Dropbox Sign's `event_hash`). */
+function verifyPayloadHmac(scheme: PayloadHmac, secret: string, req: SignedRequest): void {
+  let fields: { signature: string | undefined; content: string } | undefined;
+  try {
+    const payload = req.payload?.();
+    fields = payload === undefined ? undefined : scheme.read(payload);
+  } catch {
+    fields = undefined;
+  }
+  const given = fields?.signature;
+  if (fields === undefined || given === undefined || given === "") {
+    fail(`Missing the signature field '${scheme.field}'`);
+  }
+  const digest = hmac(scheme.algorithm, secret, fields.content).toString(scheme.encoding ?? "hex");
+  const ok =
+    (scheme.encoding ?? "hex") === "hex"
+      ? constantTimeEqual(given.trim().toLowerCase(), digest)
+      : constantTimeEqual(given.trim(), digest);
+  if (!ok) fail();
+}
+
 /** Verifies a request against the integration's scheme and the bot's secret; throws a 401 on failure. */
 export function verifySignature(
   scheme: SignatureScheme,
@@ -82,6 +105,10 @@ export function verifySignature(
   req: SignedRequest,
   nowSeconds: number,
 ): void {
+  if (scheme.kind === "payload-hmac") {
+    verifyPayloadHmac(scheme, secret, req);
+    return;
+  }
   const value = requireHeader(req, scheme.header);
   switch (scheme.kind) {
     case "token": {

@@ -190,6 +190,7 @@ export function render(
     topic: ctx.customTopic ?? m.topic,
     body: m.body,
     ...(m.directTo !== undefined ? { directTo: m.directTo } : {}),
+    ...(m.stream !== undefined ? { stream: m.stream } : {}),
   }));
   return { messages, reply: fields };
 }

@@ -9,6 +9,7 @@ import {
   StreamIdDoesNotExistError,
   UnauthorizedError,
   UnsupportedWebhookEventTypeError,
+  WebhookMisconfiguredError,
 } from "../../errors.js";
 import type { Clock } from "../../clock.js";
 import type { Logger } from "../../logger.js";
@@ -20,6 +21,7 @@ import type {
 import type { Wild } from "../../../integrations/kit/wild.js";
 import type { UserService } from "../users/user-service.js";
 import type { User } from "../users/types.js";
+import { misconfiguredNotice } from "./misconfigured.js";
 import { verifySignature } from "./signatures.js";
 import { dispatchWebhook, readBody, unquote, type DispatchOutcome, type WebhookRequest } from "./stages.js";
 import { missingHeaderMessage, invalidJsonMessage, unsupportedEventMessage } from "./owner-notices.js";
@@ -149,6 +151,10 @@ export class WebhookService {
         );
       } else if (err instanceof InvalidJsonError) {
         await this.notifyOwner(bot, "invalid-json", invalidJsonMessage(integration), true);
+      } else if (err instanceof WebhookMisconfiguredError) {
+        const notice = misconfiguredNotice(err.notice, bot);
+        await this.notifyOwner(bot, `misconfigured:${integration.name}`, notice, true);
+        if (err.answerSuccess) return { kind: "success", data: {}, messageIds: [] };
       }
       throw err;
     }
@@ -170,7 +176,9 @@ export class WebhookService {
     const key = req.params["api_key"];
     if (key !== undefined) return this.users.authenticateApiKey(key);
     if (req.basicAuth !== undefined) {
-      const [email, apiKey] = req.basicAuth;
+      const [written, apiKey] = req.basicAuth;
+      // Beanstalk's form refuses '@' in the user name: Zulip accepts the email written with %40.
+      const email = written.replace(/%40/gi, "@");
       try {
         const user = await this.users.authenticateApiKey(apiKey);
         if (user.email.toLowerCase() !== email.toLowerCase()) throw new UnauthorizedError("Invalid API key");
@@ -226,7 +234,18 @@ export class WebhookService {
     verifySignature(
       integration.signature,
       secret,
-      { rawBody: req.rawBody, header: (h) => req.headers[h.toLowerCase()], url: req.url },
+      {
+        rawBody: req.rawBody,
+        header: (h) => req.headers[h.toLowerCase()],
+        url: req.url,
+        payload: () =>
+          readBody(integration, {
+            headers: req.headers,
+            params: req.params,
+            rawBody: req.rawBody,
+            form: req.form,
+          }),
+      },
       Math.floor(this.clock.now() / 1000),
     );
   }
@@ -258,9 +277,11 @@ export class WebhookService {
     rawStream: string | undefined,
     messages: WebhookMessage[],
   ): Promise<number[]> {
-    const stream = rawStream === undefined || rawStream === "" ? undefined : unquote(rawStream);
+    const urlStream = rawStream === undefined || rawStream === "" ? undefined : unquote(rawStream);
     const ids: number[] = [];
     for (const message of messages) {
+      // An integration may name the stream itself (Slack's channels_map_to_topics=0).
+      const stream = message.stream ?? urlStream;
       if (message.directTo !== undefined) {
         const user = await this.guessUser(message.directTo);
         if (user !== undefined) {

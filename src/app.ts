@@ -49,7 +49,9 @@ export function createApp(services: Services): Koa<AppState> {
 
   const api = new Router<AppState>();
   api.use(sessionOrBasicAuth(services.sessions, basicAuth(services.users)));
-  if (services.config.rateLimit !== null) api.use(rateLimit(services.config.rateLimit, services.clock));
+  if (services.config.rateLimit !== null) {
+    api.use(rateLimit(services.config.rateLimit, services.clock, services.shared.rateLimitStore));
+  }
   for (const router of authenticatedRouters(services)) api.use(router.routes());
   app.use(api.routes());
   app.use(api.allowedMethods());

@@ -23,6 +23,7 @@ import { openStore } from "./store/open-store.js";
 import { connectRedis } from "./infra/redis/connection.js";
 import type { RedisBackend } from "./infra/redis/connection.js";
 import { redisSharedState } from "./infra/shared-state.js";
+import { shareAuthInvalidation } from "./infra/redis/auth-invalidation.js";
 import type { SharedState } from "./infra/shared-state.js";
 
 export interface FirstStart {
@@ -122,6 +123,7 @@ export async function startServer(
   let db: Awaited<ReturnType<typeof openStore>> | undefined;
   let redis: RedisBackend | undefined;
   let shared: SharedState = {};
+  let stopSharing: (() => void) | undefined;
   let services: Services;
   let firstStart: FirstStart | undefined;
   const sqliteFile = sqliteFileOf(config.databaseUrl, config.dataDir);
@@ -137,6 +139,7 @@ export async function startServer(
       shared = await redisSharedState(redis, config);
     }
     services = createServices(db, config, clock, logger, shared);
+    if (redis !== undefined) stopSharing = await shareAuthInvalidation(redis, services.users, logger);
     firstStart = await ensureRealm(services, config, opts.ownerPassword);
     // SQLite creates -wal and -shm on first use; make sure none is readable by others.
     if (sqliteFile !== undefined) secureSqliteFiles(sqliteFile);
@@ -161,6 +164,7 @@ export async function startServer(
     async close() {
       if (closed) return;
       closed = true;
+      stopSharing?.();
       await services.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => {

@@ -2,6 +2,8 @@ import type { EventQueueStore } from "../domain/events/queue-store.js";
 import type { ServerConfig } from "../config.js";
 import type { RedisBackend } from "./redis/connection.js";
 import { RedisEventQueueStore } from "./redis/redis-queue-store.js";
+import { RedisRateLimitStore } from "./redis/redis-rate-limit.js";
+import type { RateLimitStore } from "../http/rate-limit-store.js";
 
 /**
  * What several server processes share when the server runs with `--redis` (docs/deploy.md).
@@ -11,6 +13,8 @@ export interface SharedState {
   redis?: RedisBackend | undefined;
   /** Event queues in Redis. */
   queueStore?: EventQueueStore | undefined;
+  /** The API rate limit's window (one limit per user whichever process answers). */
+  rateLimitStore?: RateLimitStore | undefined;
 }
 
 /** How long a recorded long poll protects its queue from GC: two heartbeats and some slack. */
@@ -25,5 +29,5 @@ export async function redisSharedState(redis: RedisBackend, config: ServerConfig
     waiterLeaseMs: waiterLeaseMs(config),
   });
   await queueStore.subscribe();
-  return { redis, queueStore };
+  return { redis, queueStore, rateLimitStore: new RedisRateLimitStore(redis.client, redis.prefix) };
 }

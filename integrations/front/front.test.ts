@@ -7,8 +7,7 @@ import front from "./index.js";
 const cases = new URL("./fixtures/cases", import.meta.url);
 const here = new URL(".", import.meta.url);
 
-// The error case (an unknown type answered 400) is checked below and by the HTTP case runner.
-describeCases(front, cases, (c) => c.expect !== "error_response");
+describeCases(front, cases);
 
 describe("front: events the recorded cases do not show", () => {
   it("posts inbound and outbound messages with their subject", () => {

@@ -15,6 +15,8 @@ function expectedOutcome(c: WebhookCase): {
   topic?: string;
   body?: string;
   eventType?: string;
+  status?: number;
+  response?: unknown;
 } {
   switch (c.expect) {
     case "channel_message":
@@ -32,7 +34,7 @@ function expectedOutcome(c: WebhookCase): {
       return m ? { kind: "unsupported", eventType: m[1] ?? "" } : { kind: "none" };
     }
     case "error_response":
-      return { kind: "error" };
+      return { kind: "error", status: c.expected_status ?? 400, response: c.expected_response ?? {} };
   }
 }
 
@@ -47,7 +49,8 @@ export interface CaseOptions {
 
 /**
  * Runs every recorded case in `casesDir` through the integration (pure dispatch: no server), one
- * `it` per case, asserting topic and body byte for byte.
+ * `it` per case, asserting topic and body byte for byte, and for error cases the HTTP status and
+ * the fields of the error body the case gives.
  */
 export function describeCases(
   integration: AnyIntegration,
@@ -76,6 +79,23 @@ export function describeCases(
         const want = expectedOutcome(c);
         const run = (): ReturnType<typeof dispatchWebhook> =>
           dispatchWebhook(integration, { ...caseRequest(c), userFullName });
+        if (want.kind === "error") {
+          // The error's status and body: the case's fields (Zulip checks the message; this
+          // server's bodies also carry a code).
+          let caught: unknown;
+          try {
+            run();
+          } catch (err) {
+            caught = err;
+          }
+          expect(caught).toBeInstanceOf(JsonableError);
+          const err = caught as JsonableError;
+          expect({ status: err.httpStatus, body: err.toJSON() }).toMatchObject({
+            status: want.status,
+            body: want.response as Record<string, unknown>,
+          });
+          return;
+        }
         if (want.kind === "unsupported") {
           let caught: unknown;
           try {

@@ -1,5 +1,7 @@
 import type { LogLevel } from "./logger.js";
 import type { RateLimitRule } from "./http/middleware/rate-limit.js";
+import type { DeliveryLogConfig } from "./domain/deliveries/types.js";
+import type { WebhookRateRule } from "./domain/webhooks/rate-limit.js";
 
 /** Everything the server is configured with; built by the CLI from flags and environment. */
 export interface ServerConfig {
@@ -42,6 +44,10 @@ export interface ServerConfig {
   outgoingWebhooks: OutgoingWebhookConfig;
   /** Protection against slow or greedy clients (docs/reliability.md). */
   limits: ConnectionLimits;
+  /** Per-bot incoming-webhook limit (`--webhook-rate-limit`); absent or null: none (docs/integration-operations.md). */
+  webhookRateLimit?: WebhookRateRule | null | undefined;
+  /** The webhook delivery log's retention and sizes; absent: the defaults (docs/integration-operations.md). */
+  deliveryLog?: Partial<DeliveryLogConfig> | undefined;
 }
 
 export interface ConnectionLimits {

@@ -13,6 +13,10 @@ import { UploadService } from "./domain/uploads/upload-service.js";
 import { UserService } from "./domain/users/user-service.js";
 import { WebhookService, registryOf } from "./domain/webhooks/webhook-service.js";
 import type { SendMessage } from "./domain/webhooks/webhook-service.js";
+import { WebhookRateLimiter } from "./domain/webhooks/rate-limit.js";
+import { DeliveryLog } from "./domain/deliveries/delivery-log.js";
+import { DEFAULT_DELIVERY_LOG } from "./domain/deliveries/types.js";
+import { outgoingAttemptLogger } from "./domain/deliveries/outgoing-log.js";
 import { integrations } from "../integrations/index.js";
 import type { Logger } from "./logger.js";
 import type { Db } from "./store/db.js";
@@ -38,6 +42,8 @@ export interface Services extends UserFeatures {
   eventQueues: EventQueueService;
   users: UserService;
   webhooks: WebhookService;
+  /** The webhook delivery log (GET /bots/{id}/deliveries, replays). */
+  deliveries: DeliveryLog;
   streams: StreamService;
   /** Messages, flags and unread counts; `messages.send` is how webhooks and bots post. */
   messages: MessageService;
@@ -115,6 +121,9 @@ export function createServices(
   // Webhooks and owner notices post through the messages service (integrations may leave the topic blank).
   const sendMessage: SendMessage = (sender, message) =>
     messages.send(sender, { ...message, allowEmptyTopic: true });
+  // The webhook delivery log: written in batches after the requests (src/domain/deliveries).
+  const deliveries = new DeliveryLog(db, { ...DEFAULT_DELIVERY_LOG, ...config.deliveryLog }, clock, logger);
+  closers.push(() => deliveries.close());
   const webhooks = new WebhookService(
     registryOf(integrations),
     users,
@@ -125,6 +134,12 @@ export function createServices(
     },
     clock,
     logger,
+    {
+      deliveries,
+      rateLimiter: new WebhookRateLimiter(config.webhookRateLimit ?? null, clock, (id) =>
+        users.botConfig(id),
+      ),
+    },
   );
   const botStorage = new BotStorageService(db);
   const outgoing = new OutgoingWebhookService({
@@ -138,6 +153,12 @@ export function createServices(
     realmUrl: () => config.externalUrl,
     zulipVersion: config.zulipVersion,
     zulipFeatureLevel: config.zulipFeatureLevel,
+    onAttempt: outgoingAttemptLogger(
+      deliveries,
+      config.outgoingWebhooks,
+      () => config.externalUrl,
+      () => clock.now(),
+    ),
   });
   outgoing.start();
   closers.push(() => outgoing.close());
@@ -150,6 +171,7 @@ export function createServices(
     eventQueues,
     users,
     webhooks,
+    deliveries,
     streams,
     messages,
     uploads,

@@ -61,6 +61,8 @@ export interface WebhookContext<O = Record<string, unknown>> {
    * items each filtered on its own (PagerDuty incidents, Grafana alerts; their event is unfiltered).
    */
   wanted(name: string): boolean;
+  /** The bot's config_data entries (loaded on first use; the template integration's templates). */
+  botConfig(): Readonly<Record<string, string>>;
 }
 
 export type Handler<O = Record<string, unknown>> = (

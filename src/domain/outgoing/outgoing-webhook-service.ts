@@ -53,6 +53,14 @@ export interface OutgoingWebhookDeps {
   realmUrl: () => string;
   zulipVersion: string;
   zulipFeatureLevel: number;
+  /** Told of every HTTP attempt (the delivery log, src/domain/deliveries/outgoing-log.ts). */
+  onAttempt?: (a: {
+    job: OutgoingJob;
+    bot: User;
+    service: BotService;
+    payload: JobPayload;
+    attempt: Attempt;
+  }) => void;
 }
 
 /** Extra time a claimed job stays invisible after its request timeout (then it is due again). */
@@ -299,6 +307,7 @@ export class OutgoingWebhookService {
         : { json: { ...genericRequestBody(p, bot, service), delivery_id: id } },
       id,
     );
+    this.deps.onAttempt?.({ job, bot, service, payload: p, attempt });
     const command = p.message.content;
     switch (attempt.kind) {
       case "aborted":

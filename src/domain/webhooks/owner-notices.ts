@@ -40,3 +40,14 @@ export function unsupportedEventMessage(bot: User, integration: Named, eventType
     `enabled; if you do not need this event, untick it in the webhook's settings in ${integration.displayName}.`
   );
 }
+
+/** Told once a minute at most: requests over the bot's webhook rate limit are answered 429. */
+export function rateLimitedMessage(bot: User, integration: Named): string {
+  return (
+    `Hi there! Your bot ${bot.fullName} is receiving ${integration.displayName} webhook requests faster ` +
+    "than its rate limit allows, so some were answered with HTTP 429 (too many requests) and nothing " +
+    "was posted for them. The service may retry them later; see the bot's delivery log for the " +
+    "rejected requests, and raise the limit with the bot's `webhook_rate_limit` setting (`N/SECONDS`) " +
+    "if this traffic is expected."
+  );
+}

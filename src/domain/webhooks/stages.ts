@@ -35,6 +35,8 @@ export interface WebhookRequest {
   form?: Params | undefined;
   /** The realm's user directory (email → full name); absent: nobody is known. */
   userFullName?: ((email: string) => string | undefined) | undefined;
+  /** The bot's config_data (the template integration's templates); absent: empty. */
+  botConfig?: (() => Readonly<Record<string, string>>) | undefined;
 }
 
 /** `reply`: extra fields of the success response, when the handler gave some (`reply(…)`). */
@@ -227,6 +229,7 @@ export function dispatchWebhook(integration: AnyIntegration, req: WebhookRequest
       rawBody: req.rawBody.toString("utf8"),
       userFullName: (email) => (lookup === undefined ? undefined : lookup(email)),
       wanted: (name) => isEventWanted(req.params, name),
+      botConfig: () => (req.botConfig === undefined ? {} : req.botConfig()),
     };
     const { messages, reply } = render(handler, payload, ctx);
     const extra = reply === undefined ? {} : { reply };

@@ -4,6 +4,7 @@ import {
   MethodNotAllowedError,
   MissingHttpEventHeaderError,
   NotFoundError,
+  RateLimitedError,
   RequestVariableMissingError,
   StreamDoesNotExistError,
   StreamIdDoesNotExistError,
@@ -24,7 +25,16 @@ import type { User } from "../users/types.js";
 import { misconfiguredNotice } from "./misconfigured.js";
 import { verifySignature } from "./signatures.js";
 import { dispatchWebhook, readBody, unquote, type DispatchOutcome, type WebhookRequest } from "./stages.js";
-import { missingHeaderMessage, invalidJsonMessage, unsupportedEventMessage } from "./owner-notices.js";
+import {
+  missingHeaderMessage,
+  invalidJsonMessage,
+  rateLimitedMessage,
+  unsupportedEventMessage,
+} from "./owner-notices.js";
+import type { WebhookRateLimiter } from "./rate-limit.js";
+import type { DeliveryLog } from "../deliveries/delivery-log.js";
+import { incomingEntry } from "../deliveries/entries.js";
+import { captureOf } from "./capture.js";
 
 /** What the pipeline needs from messaging: send as `sender`, return the message id. */
 export type SendMessage = (
@@ -80,6 +90,25 @@ const NOTIFY_INTERVAL_MS = 60_000;
 /** Thrown by the lazy user directory on first use; the pipeline loads it and renders again. */
 class DirectoryNeeded extends Error {}
 
+/** Thrown by the lazy bot configuration on first use (the template integration reads it). */
+class BotConfigNeeded extends Error {}
+
+/** What the stages found out, for the delivery log, even when a later stage throws. */
+interface Trace {
+  event: string | undefined;
+  messageIds: number[];
+  /** Why a message was not posted although the request was answered with success. */
+  failure?: string | undefined;
+}
+
+/** Optional parts of the pipeline (src/services.ts wires them). */
+export interface WebhookExtras {
+  /** The delivery log (src/domain/deliveries). */
+  deliveries?: DeliveryLog | undefined;
+  /** Per-bot token buckets (`--webhook-rate-limit`, config_data `webhook_rate_limit`). */
+  rateLimiter?: WebhookRateLimiter | undefined;
+}
+
 /**
  * The incoming-webhook pipeline, written once for every integration, in named stages:
  * authenticate → handshake → verify signature → read body, classify, filter, render (the pure
@@ -97,6 +126,7 @@ export class WebhookService {
     private readonly secretFor: SecretLookup,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly extras: WebhookExtras = {},
   ) {}
 
   list(): readonly AnyIntegration[] {
@@ -115,18 +145,80 @@ export class WebhookService {
     if (isProbe && integration.handshake === undefined) throw new MethodNotAllowedError(["POST"]);
 
     const bot = await this.authenticate(req);
+    const trace: Trace = { event: undefined, messageIds: [] };
+    const startedMs = this.clock.now();
+    try {
+      if (this.extras.rateLimiter !== undefined) await this.takeToken(bot, integration);
+      const result = await this.run(integration, bot, req, trace, false);
+      this.record(bot, integration.name, req, trace, startedMs, result, undefined, null);
+      return result;
+    } catch (err) {
+      this.record(bot, integration.name, req, trace, startedMs, undefined, err, null);
+      throw err;
+    }
+  }
 
-    const handshake = this.handshake(integration, method, req, bot);
-    if (handshake !== undefined) return { kind: "handshake", response: handshake };
-    if (isProbe) throw new MethodNotAllowedError(["POST"]);
+  /**
+   * Runs a logged incoming request again through today's integration code, as `bot` (no rate limit,
+   * no signature check: the original passed them or the owner asks for it), and logs the result as
+   * a new entry pointing to the original. Returns the new entry's id and the result.
+   */
+  async replay(
+    bot: User,
+    name: string,
+    req: IncomingWebhookRequest,
+    originalId: number,
+  ): Promise<{ deliveryId: number | undefined; result: WebhookResult | undefined; error: unknown }> {
+    const integration = this.registry.get(name);
+    if (integration === undefined) throw new NotFoundError(`Unknown integration '${name}'`);
+    const trace: Trace = { event: undefined, messageIds: [] };
+    const startedMs = this.clock.now();
+    let result: WebhookResult | undefined;
+    let error: unknown;
+    try {
+      result = await this.run(integration, bot, req, trace, true);
+    } catch (err) {
+      error = err;
+    }
+    const log = this.extras.deliveries;
+    const deliveryId =
+      log === undefined
+        ? undefined
+        : await log.recordNow(
+            incomingEntry(
+              captureOf(bot, integration.name, req, trace, startedMs, result, error, originalId),
+              log.config.maxBodyBytes,
+            ),
+          );
+    return { deliveryId, result, error };
+  }
 
-    await this.verifySignature(integration, bot, req);
+  /** Stages after authentication (`replaying`: no handshake, no signature check). */
+  private async run(
+    integration: AnyIntegration,
+    bot: User,
+    req: IncomingWebhookRequest,
+    trace: Trace,
+    replaying: boolean,
+  ): Promise<WebhookResult> {
+    const name = integration.name;
+    const method = req.method.toUpperCase();
+    const isProbe = method === "GET" || method === "HEAD";
+    if (!replaying) {
+      const handshake = this.handshake(integration, method, req, bot);
+      if (handshake !== undefined) {
+        trace.event = "handshake";
+        return { kind: "handshake", response: handshake };
+      }
+      if (isProbe) throw new MethodNotAllowedError(["POST"]);
+      await this.verifySignature(integration, bot, req);
+    }
 
     const params: Record<string, string> = { ...req.params };
     delete params["api_key"];
     let outcome: DispatchOutcome;
     try {
-      outcome = await this.dispatch(integration, {
+      outcome = await this.dispatch(integration, bot, {
         headers: req.headers,
         params,
         rawBody: req.rawBody,
@@ -134,6 +226,7 @@ export class WebhookService {
       });
     } catch (err) {
       if (err instanceof UnsupportedWebhookEventTypeError) {
+        trace.event = err.eventType;
         await this.notifyOwner(
           bot,
           `unsupported:${integration.name}:${err.eventType}`,
@@ -158,6 +251,7 @@ export class WebhookService {
       }
       throw err;
     }
+    trace.event = outcome.event;
     const data = outcome.kind === "filtered" ? {} : { ...(outcome.reply ?? {}) };
     if (outcome.kind !== "messages") {
       this.logger.debug("webhook event not posted", {
@@ -167,8 +261,37 @@ export class WebhookService {
       });
       return { kind: "success", data, messageIds: [] };
     }
-    const messageIds = await this.deliver(bot, params["stream"], outcome.messages);
+    const messageIds = await this.deliver(bot, params["stream"], outcome.messages, trace);
     return { kind: "success", data, messageIds };
+  }
+
+  /** Stage "rate limit": the bot's token bucket; over it → 429, logged, the owner told once a minute. */
+  private async takeToken(bot: User, integration: AnyIntegration): Promise<void> {
+    try {
+      await this.extras.rateLimiter?.take(bot.id);
+    } catch (err) {
+      if (err instanceof RateLimitedError) {
+        await this.notifyOwner(bot, "rate-limited", rateLimitedMessage(bot, integration), true);
+      }
+      throw err;
+    }
+  }
+
+  /** Queues the delivery-log entry of a request (built and written later, off the request's path). */
+  private record(
+    bot: User,
+    integration: string,
+    req: IncomingWebhookRequest,
+    trace: Trace,
+    startedMs: number,
+    result: WebhookResult | undefined,
+    error: unknown,
+    replayOf: number | null,
+  ): void {
+    const log = this.extras.deliveries;
+    if (log === undefined || !log.enabled) return;
+    const capture = captureOf(bot, integration, req, trace, startedMs, result, error, replayOf);
+    log.record(() => incomingEntry(capture, log.config.maxBodyBytes));
   }
 
   /** Stage "authenticate": `api_key` (query or form), else HTTP Basic `email:api_key`. */
@@ -254,21 +377,40 @@ export class WebhookService {
    * Stages "read body" to "render" (pure), with the realm's user directory loaded lazily: only
    * when a handler asks for a name is it loaded, and the pure stages run again.
    */
-  private async dispatch(integration: AnyIntegration, req: WebhookRequest): Promise<DispatchOutcome> {
-    try {
-      return dispatchWebhook(integration, {
-        ...req,
-        userFullName: () => {
-          throw new DirectoryNeeded();
-        },
-      });
-    } catch (err) {
-      if (!(err instanceof DirectoryNeeded)) throw err;
+  private async dispatch(
+    integration: AnyIntegration,
+    bot: User,
+    req: WebhookRequest,
+  ): Promise<DispatchOutcome> {
+    let names: Map<string, string> | undefined;
+    let config: Readonly<Record<string, string>> | undefined;
+    for (;;) {
+      try {
+        return dispatchWebhook(integration, {
+          ...req,
+          userFullName: (email) => {
+            if (names === undefined) throw new DirectoryNeeded();
+            return names.get(email.toLowerCase());
+          },
+          botConfig: () => {
+            if (config === undefined) throw new BotConfigNeeded();
+            return config;
+          },
+        });
+      } catch (err) {
+        if (err instanceof DirectoryNeeded && names === undefined) {
+          names = new Map(
+            (await this.users.allUsers())
+              .filter((u) => u.isActive)
+              .map((u) => [u.email.toLowerCase(), u.fullName]),
+          );
+        } else if (err instanceof BotConfigNeeded && config === undefined) {
+          config = await this.users.botConfig(bot.id);
+        } else {
+          throw err;
+        }
+      }
     }
-    const names = new Map(
-      (await this.users.allUsers()).filter((u) => u.isActive).map((u) => [u.email.toLowerCase(), u.fullName]),
-    );
-    return dispatchWebhook(integration, { ...req, userFullName: (email) => names.get(email.toLowerCase()) });
   }
 
   /** Stage "deliver": to the stream (name or id, decoded once more), else privately to the owner. */
@@ -276,9 +418,10 @@ export class WebhookService {
     bot: User,
     rawStream: string | undefined,
     messages: WebhookMessage[],
+    trace: Trace,
   ): Promise<number[]> {
+    const ids = trace.messageIds;
     const urlStream = rawStream === undefined || rawStream === "" ? undefined : unquote(rawStream);
-    const ids: number[] = [];
     for (const message of messages) {
       // An integration may name the stream itself (Slack's channels_map_to_topics=0).
       const stream = message.stream ?? urlStream;
@@ -300,6 +443,7 @@ export class WebhookService {
         ids.push(await this.send(bot, { type: "stream", to, topic: message.topic, content: message.body }));
       } catch (err) {
         if (err instanceof StreamDoesNotExistError) {
+          trace.failure = err.message;
           await this.notifyOwner(
             bot,
             `no-stream:${stream}`,

@@ -3,6 +3,7 @@ import type { Services } from "../../services.js";
 import type { AppState } from "../state.js";
 import { authRouter } from "./auth.js";
 import { botStorageRouter } from "./bot-storage.js";
+import { deliveriesRouter } from "./deliveries.js";
 import { eventsRouter } from "./events.js";
 import { externalRouter } from "./external.js";
 import { flagsRouter } from "./flags.js";
@@ -49,5 +50,6 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     usersAdminRouter(services),
     personalListsRouter(services),
     integrationDocsRouter(services),
+    deliveriesRouter(services),
   ];
 }

@@ -10,6 +10,7 @@ import { messageSearch } from "./011-message-search.js";
 import { attachments } from "./012-attachments.js";
 import { userStatus } from "./015-user-status.js";
 import { userGroups } from "./016-user-groups.js";
+import { webhookDeliveries } from "./020-webhook-deliveries.js";
 import { alertWordsMutedUsers } from "./017-alert-words-muted-users.js";
 import type { Migration } from "./types.js";
 
@@ -28,4 +29,5 @@ export const migrations: readonly Migration[] = [
   userStatus,
   userGroups,
   alertWordsMutedUsers,
+  webhookDeliveries,
 ];

@@ -1,0 +1,126 @@
+import { redactBody, redactHeaders, redactParams, redactUrl, truncateUtf8 } from "./redact.js";
+import type { Direction, NewDelivery, Outcome } from "./types.js";
+
+/** What the webhook pipeline hands the log about one incoming request (raw; redacted later). */
+export interface IncomingCapture {
+  botId: number;
+  createdMs: number;
+  integration: string;
+  event: string | undefined;
+  method: string;
+  /** Path and query as called. */
+  url: string;
+  headers: Readonly<Record<string, string | undefined>>;
+  rawBody: Buffer;
+  form: Readonly<Record<string, string>> | undefined;
+  responseStatus: number;
+  responseBody: string;
+  outcome: Outcome;
+  messageIds: readonly number[];
+  error: string | undefined;
+  replayOf: number | null;
+}
+
+/** What the outgoing worker hands the log about one attempt. */
+export interface OutgoingCapture {
+  botId: number;
+  createdMs: number;
+  integration: string;
+  event: string | undefined;
+  url: string;
+  headers: Readonly<Record<string, string>>;
+  body: string;
+  contentType: string;
+  responseStatus: number | null;
+  responseBody: string | null;
+  outcome: Outcome;
+  messageIds: readonly number[];
+  attempts: number;
+  error: string | undefined;
+  replayOf: number | null;
+}
+
+function cut(text: string, maxBytes: number): string {
+  return truncateUtf8(text, maxBytes).text;
+}
+
+function entry(
+  direction: Direction,
+  c: {
+    botId: number;
+    createdMs: number;
+    integration: string;
+    event: string | undefined;
+    url: string;
+    responseStatus: number | null;
+    responseBody: string | null;
+    outcome: Outcome;
+    messageIds: readonly number[];
+    error: string | undefined;
+    replayOf: number | null;
+  },
+  request: {
+    method: string;
+    headers: Record<string, string>;
+    body: string;
+    form: Record<string, string> | null;
+    attempts: number;
+  },
+  maxBodyBytes: number,
+): NewDelivery {
+  const body = truncateUtf8(request.body, maxBodyBytes);
+  return {
+    botId: c.botId,
+    createdMs: c.createdMs,
+    direction,
+    integration: c.integration,
+    event: c.event ?? null,
+    method: request.method,
+    url: redactUrl(c.url),
+    requestHeaders: request.headers,
+    requestBody: body.text,
+    requestForm: request.form,
+    bodyTruncated: body.truncated,
+    responseStatus: c.responseStatus,
+    responseBody: c.responseBody === null ? null : cut(c.responseBody, maxBodyBytes),
+    outcome: c.outcome,
+    messageIds: [...c.messageIds],
+    attempts: request.attempts,
+    error: c.error === undefined ? null : cut(c.error, 2000),
+    replayOf: c.replayOf,
+  };
+}
+
+/** The stored form of an incoming request: redacted, bodies cut to `maxBodyBytes`. */
+export function incomingEntry(c: IncomingCapture, maxBodyBytes: number): NewDelivery {
+  const headers = redactHeaders(c.headers);
+  delete headers["content-length"];
+  return entry(
+    "incoming",
+    c,
+    {
+      method: c.method.toUpperCase(),
+      headers,
+      body: redactBody(c.rawBody.toString("utf8"), c.headers["content-type"]),
+      form: c.form === undefined ? null : redactParams(c.form),
+      attempts: 1,
+    },
+    maxBodyBytes,
+  );
+}
+
+/** The stored form of an outgoing attempt. */
+export function outgoingEntry(c: OutgoingCapture, maxBodyBytes: number): NewDelivery {
+  return entry(
+    "outgoing",
+    c,
+    {
+      method: "POST",
+      headers: redactHeaders({ "content-type": c.contentType, ...c.headers }),
+      body: redactBody(c.body, c.contentType),
+      form: null,
+      attempts: c.attempts,
+    },
+    maxBodyBytes,
+  );
+}

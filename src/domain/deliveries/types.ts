@@ -1,0 +1,65 @@
+/** The delivery log's vocabulary (docs/integration-operations.md). */
+
+export type Direction = "incoming" | "outgoing";
+
+/** Incoming: sent, ignored, rejected, failed. Outgoing: delivered, retrying, failed. */
+export type Outcome = "sent" | "ignored" | "rejected" | "failed" | "retrying" | "delivered";
+
+export const DIRECTIONS: readonly Direction[] = ["incoming", "outgoing"];
+export const OUTCOMES: readonly Outcome[] = [
+  "sent",
+  "ignored",
+  "rejected",
+  "failed",
+  "retrying",
+  "delivered",
+];
+
+/** One logged request, as stored (already redacted and truncated). */
+export interface Delivery {
+  id: number;
+  botId: number;
+  createdMs: number;
+  direction: Direction;
+  integration: string;
+  event: string | null;
+  method: string;
+  /** Path and query (incoming) or the called URL (outgoing), secrets removed. */
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody: string;
+  /** Form fields of an urlencoded or multipart request (secrets removed). */
+  requestForm: Record<string, string> | null;
+  bodyTruncated: boolean;
+  responseStatus: number | null;
+  responseBody: string | null;
+  outcome: Outcome;
+  messageIds: number[];
+  attempts: number;
+  error: string | null;
+  replayOf: number | null;
+}
+
+export type NewDelivery = Omit<Delivery, "id">;
+
+/** Retention and size limits of the log. */
+export interface DeliveryLogConfig {
+  /** Off: nothing is recorded (the bench's baseline). */
+  enabled: boolean;
+  /** Newest entries kept per bot. */
+  maxPerBot: number;
+  /** Entries older than this are pruned. */
+  maxAgeMs: number;
+  /** Request and response bodies are stored up to this many bytes. */
+  maxBodyBytes: number;
+  /** Buffered entries are written at most this long after the request (one transaction per batch). */
+  flushDelayMs: number;
+}
+
+export const DEFAULT_DELIVERY_LOG: DeliveryLogConfig = {
+  enabled: true,
+  maxPerBot: 200,
+  maxAgeMs: 7 * 24 * 60 * 60 * 1000,
+  maxBodyBytes: 64 * 1024,
+  flushDelayMs: 50,
+};

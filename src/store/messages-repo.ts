@@ -450,4 +450,31 @@ export class MessagesRepo {
     const res = await this.db.run("DELETE FROM messages WHERE id = ?", [id]);
     return res.changes > 0;
   }
+
+  /**
+   * A stream's topics, newest first, each with its latest message id and that message's spelling:
+   * over the whole stream (`userId` undefined: readable history) or the user's own messages.
+   */
+  async topicHistory(
+    streamId: number,
+    userId: number | undefined,
+  ): Promise<{ name: string; maxId: number }[]> {
+    const latest =
+      userId === undefined
+        ? "SELECT MAX(id) FROM messages WHERE stream_id = ? GROUP BY lower(topic)"
+        : `SELECT MAX(m.id) FROM user_messages um JOIN messages m ON m.id = um.message_id
+           WHERE m.stream_id = ? AND um.user_id = ? GROUP BY lower(m.topic)`;
+    const rows = await this.db.all<{ id: number; topic: string }>(
+      `SELECT id, topic FROM messages WHERE id IN (${latest}) ORDER BY id DESC`,
+      userId === undefined ? [streamId] : [streamId, userId],
+    );
+    return rows.map((r) => ({ name: r.topic, maxId: Number(r.id) }));
+  }
+
+  /** Deletes messages and their rows; returns the ids that existed. */
+  async deleteMany(ids: readonly number[]): Promise<number[]> {
+    const deleted: number[] = [];
+    for (const id of ids) if (await this.delete(id)) deleted.push(id);
+    return deleted;
+  }
 }

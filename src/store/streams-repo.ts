@@ -15,6 +15,7 @@ interface StreamRow {
   is_default: number;
   date_created: number;
   first_message_id: number | null;
+  deactivated: number;
 }
 
 interface SubscriptionRow {
@@ -33,7 +34,7 @@ interface SubscriptionRow {
 }
 
 const STREAM_COLUMNS =
-  "id, realm_id, name, description, rendered_description, invite_only, history_public_to_subscribers, is_announcement_only, is_web_public, is_default, date_created, first_message_id";
+  "id, realm_id, name, description, rendered_description, invite_only, history_public_to_subscribers, is_announcement_only, is_web_public, is_default, date_created, first_message_id, deactivated";
 const SUB_COLUMNS =
   "user_id, stream_id, active, color, is_muted, pin_to_top, desktop_notifications, audible_notifications, push_notifications, email_notifications, wildcard_mentions_notify, date_subscribed";
 
@@ -51,6 +52,7 @@ function toStream(r: StreamRow): Stream {
     isDefault: r.is_default === 1,
     dateCreated: Number(r.date_created),
     firstMessageId: r.first_message_id === null ? null : Number(r.first_message_id),
+    isArchived: Number(r.deactivated) === 1,
   };
 }
 
@@ -123,7 +125,9 @@ export class StreamsRepo {
   }
 
   async all(): Promise<Stream[]> {
-    return (await this.db.all<StreamRow>(`SELECT ${STREAM_COLUMNS} FROM streams ORDER BY id`)).map(toStream);
+    return (
+      await this.db.all<StreamRow>(`SELECT ${STREAM_COLUMNS} FROM streams WHERE deactivated = 0 ORDER BY id`)
+    ).map(toStream);
   }
 
   async insert(s: NewStream): Promise<Stream> {
@@ -300,4 +304,93 @@ export class StreamsRepo {
     );
     return r.changes > 0;
   }
+
+  // Stream management
+
+  /** Changes a stream's settings (PATCH /streams/{id}); returns the stream as now stored. */
+  async update(id: number, fields: StreamUpdate): Promise<Stream> {
+    const sets: string[] = [];
+    const params: (string | number)[] = [];
+    const set = (column: string, value: string | number) => {
+      sets.push(`${column} = ?`);
+      params.push(value);
+    };
+    if (fields.name !== undefined) {
+      set("name", fields.name);
+      set("name_lower", fields.name.toLowerCase());
+    }
+    if (fields.description !== undefined) set("description", fields.description);
+    if (fields.renderedDescription !== undefined) set("rendered_description", fields.renderedDescription);
+    if (fields.inviteOnly !== undefined) set("invite_only", sqlBool(fields.inviteOnly));
+    if (fields.historyPublicToSubscribers !== undefined) {
+      set("history_public_to_subscribers", sqlBool(fields.historyPublicToSubscribers));
+    }
+    if (fields.isAnnouncementOnly !== undefined)
+      set("is_announcement_only", sqlBool(fields.isAnnouncementOnly));
+    if (fields.isDefault !== undefined) set("is_default", sqlBool(fields.isDefault));
+    if (fields.deactivated !== undefined) set("deactivated", sqlBool(fields.deactivated));
+    if (sets.length > 0)
+      await this.db.run(`UPDATE streams SET ${sets.join(", ")} WHERE id = ?`, [...params, id]);
+    return (await this.byId(id))!;
+  }
+
+  /** Deactivates every subscription to the stream; returns the users who were subscribed. */
+  async unsubscribeAll(streamId: number): Promise<number[]> {
+    const ids = await this.subscriberIds(streamId);
+    await this.db.run("UPDATE subscriptions SET active = 0 WHERE stream_id = ?", [streamId]);
+    return ids;
+  }
+
+  /** Followed (3) and unmuted (2) topics: [stream id, topic, policy, last updated]. */
+  async topicPolicies(
+    userId: number,
+  ): Promise<{ streamId: number; topic: string; policy: number; lastUpdated: number }[]> {
+    const rows = await this.db.all<{
+      stream_id: number;
+      topic: string;
+      visibility_policy: number;
+      last_updated: number;
+    }>(
+      "SELECT stream_id, topic, visibility_policy, last_updated FROM user_topics WHERE user_id = ? ORDER BY last_updated, stream_id, topic_lower",
+      [userId],
+    );
+    return rows.map((r) => ({
+      streamId: Number(r.stream_id),
+      topic: r.topic,
+      policy: Number(r.visibility_policy),
+      lastUpdated: Number(r.last_updated),
+    }));
+  }
+
+  /** Sets (policy 2 or 3) or clears (undefined) a followed/unmuted topic. */
+  async setTopicPolicy(
+    userId: number,
+    streamId: number,
+    topic: string,
+    policy: number | undefined,
+    now: number,
+  ): Promise<void> {
+    await this.db.run("DELETE FROM user_topics WHERE user_id = ? AND stream_id = ? AND topic_lower = ?", [
+      userId,
+      streamId,
+      topic.toLowerCase(),
+    ]);
+    if (policy === undefined) return;
+    await this.db.run(
+      "INSERT INTO user_topics (user_id, stream_id, topic_lower, topic, visibility_policy, last_updated) VALUES (?, ?, ?, ?, ?, ?)",
+      [userId, streamId, topic.toLowerCase(), topic, policy, now],
+    );
+  }
+}
+
+/** The settings PATCH /streams/{id} and archiving change. */
+export interface StreamUpdate {
+  name?: string | undefined;
+  description?: string | undefined;
+  renderedDescription?: string | undefined;
+  inviteOnly?: boolean | undefined;
+  historyPublicToSubscribers?: boolean | undefined;
+  isAnnouncementOnly?: boolean | undefined;
+  isDefault?: boolean | undefined;
+  deactivated?: boolean | undefined;
 }

@@ -31,7 +31,7 @@ async function upload(
   s: TestServer = server,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const form = new FormData();
-  for (const f of files) form.append(f.name.replace(/\W/g, "_"), new Blob([f.bytes]), f.name);
+  for (const f of files) form.append(f.name.replace(/\W/g, "_"), new Blob([new Uint8Array(f.bytes)]), f.name);
   const res = await fetch(`${s.url}/api/v1/user_uploads`, {
     method: "POST",
     headers: { authorization: auth(as) },

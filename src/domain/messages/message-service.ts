@@ -12,6 +12,7 @@ import type { AlertWordMatcher, GroupMentions, MessageDeps, StreamLookup, UserLo
 import { addReaction, removeReaction } from "./reactions.js";
 import { renderFor } from "./rendering.js";
 import { sendMessage } from "./send.js";
+import { deleteTopic, topicsOf } from "./topics.js";
 import type {
   EditRequest,
   FetchRequest,
@@ -128,6 +129,16 @@ export class MessageService {
   /** POST /messages/render: Markdown rendered as it would be if `user` sent it. */
   async render(user: User, content: string): Promise<string> {
     return (await renderFor(this.deps, user, content)).html;
+  }
+
+  /** GET /users/me/{stream_id}/topics: the stream's topics, newest first. */
+  async topics(user: User, streamId: number): Promise<{ name: string; maxId: number }[]> {
+    return topicsOf(this.deps, user, streamId);
+  }
+
+  /** POST /streams/{id}/delete_topic (administrators). */
+  async deleteTopic(actor: User, streamId: number, topicName: string): Promise<void> {
+    return deleteTopic(this.deps, actor, streamId, topicName);
   }
 
   /** PATCH /messages/{id}. */

@@ -37,6 +37,7 @@ export class StreamAccess {
    * always; everyone but guests for public streams. (Zulip's access_stream_*.)
    */
   async canAccess(user: User, stream: Stream): Promise<boolean> {
+    if (stream.isArchived) return false;
     if (!stream.inviteOnly && !isGuest(user)) return true;
     return this.repo.isSubscribed(user.id, stream.id);
   }
@@ -47,6 +48,7 @@ export class StreamAccess {
    * subscribed); guests only streams they are subscribed to.
    */
   async canPost(user: User, stream: Stream): Promise<boolean> {
+    if (stream.isArchived) return false;
     if (stream.isAnnouncementOnly && !isAdmin(user)) return false;
     if (!stream.inviteOnly && !isGuest(user)) return true;
     if (await this.repo.isSubscribed(user.id, stream.id)) return true;
@@ -85,7 +87,11 @@ export class StreamAccess {
    */
   async streamFor(user: User, streamId: number): Promise<Stream> {
     const stream = await this.repo.byId(streamId);
-    if (stream === undefined || !(isAdmin(user) || (await this.canAccess(user, stream)))) {
+    if (
+      stream === undefined ||
+      stream.isArchived ||
+      !(isAdmin(user) || (await this.canAccess(user, stream)))
+    ) {
       throw new JsonableError("Invalid stream ID");
     }
     return stream;

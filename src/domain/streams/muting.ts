@@ -44,3 +44,47 @@ export async function updateMutedTopic(deps: StreamDeps, user: User, args: Muted
   }
   deps.events.send(mutedTopicsEvent(await repo.mutedTopics(user.id)), [user.id]);
 }
+
+/** Zulip's UserTopic visibility policies. */
+export const VISIBILITY_POLICIES = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
+
+/**
+ * POST /user_topics: a topic's visibility for the user (0 inherit, 1 muted, 2 unmuted, 3
+ * followed). Muted topics stay what `muted_topics` reports. Publishes `user_topic` and, when the
+ * muted set changed, the legacy `muted_topics` list.
+ */
+export async function updateUserTopic(
+  deps: StreamDeps,
+  user: User,
+  args: { streamId: number; topic: string; policy: number },
+): Promise<void> {
+  if (![0, 1, 2, 3].includes(args.policy)) throw new JsonableError("Invalid visibility_policy");
+  const topic = args.topic.trim();
+  if (topic === "") throw new JsonableError("Topic can't be empty");
+  const stream = await deps.access.accessibleById(user, args.streamId);
+  const now = nowSeconds(deps);
+  const mutedChanged = await deps.store.transaction(async ({ streams: repo }) => {
+    const wasMuted = await repo.isTopicMuted(user.id, stream.id, topic);
+    if (args.policy === VISIBILITY_POLICIES.muted) {
+      if (!wasMuted) await repo.muteTopic(user.id, stream.id, topic, now);
+      await repo.setTopicPolicy(user.id, stream.id, topic, undefined, now);
+      return !wasMuted;
+    }
+    if (wasMuted) await repo.unmuteTopic(user.id, stream.id, topic);
+    await repo.setTopicPolicy(user.id, stream.id, topic, args.policy === 0 ? undefined : args.policy, now);
+    return wasMuted;
+  });
+  deps.events.send(
+    {
+      type: "user_topic",
+      stream_id: stream.id,
+      topic_name: topic,
+      last_updated: now,
+      visibility_policy: args.policy,
+    },
+    [user.id],
+  );
+  if (mutedChanged) {
+    deps.events.send(mutedTopicsEvent(await deps.store.read.streams.mutedTopics(user.id)), [user.id]);
+  }
+}

@@ -8,7 +8,10 @@ import { StreamAccess } from "./access.js";
 import { ensureDefaultStreams, subscribeToDefaultStreams } from "./defaults.js";
 import { listStreams, subscriptionsWithStreams } from "./listing.js";
 import type { StreamFilter } from "./listing.js";
-import { updateMutedTopic } from "./muting.js";
+import { updateMutedTopic, updateUserTopic } from "./muting.js";
+import { archiveStream, setDefaultStream, updateStream } from "./manage.js";
+import type { StreamChanges } from "./manage.js";
+import { JsonableError } from "../../errors.js";
 import type { MutedTopicChange } from "./muting.js";
 import { NotificationSettingsStore } from "./notification-settings.js";
 import type { NotificationSettings } from "./notification-settings.js";
@@ -88,6 +91,37 @@ export class StreamService extends StreamAccess {
   /** PATCH /users/me/subscriptions/muted_topics (see muting.ts). */
   async updateMutedTopic(user: User, args: MutedTopicChange): Promise<void> {
     return updateMutedTopic(this.deps, user, args);
+  }
+
+  /** POST /user_topics (see muting.ts). */
+  async updateUserTopic(
+    user: User,
+    args: { streamId: number; topic: string; policy: number },
+  ): Promise<void> {
+    return updateUserTopic(this.deps, user, args);
+  }
+
+  /** PATCH /streams/{id} (see manage.ts). */
+  async updateStream(actor: User, streamId: number, changes: StreamChanges): Promise<void> {
+    return updateStream(this.deps, actor, streamId, changes);
+  }
+
+  /** DELETE /streams/{id}: archives the stream. */
+  async archiveStream(actor: User, streamId: number): Promise<void> {
+    return archiveStream(this.deps, actor, streamId);
+  }
+
+  /** POST/DELETE /default_streams. */
+  async setDefaultStream(actor: User, streamId: number, isDefault: boolean): Promise<void> {
+    return setDefaultStream(this.deps, actor, streamId, isDefault);
+  }
+
+  /** GET /users/{user_id}/subscriptions/{stream_id}: whether that user is subscribed. */
+  async subscriptionStatus(actor: User, userId: number, streamId: number): Promise<boolean> {
+    const stream = await this.accessibleById(actor, streamId);
+    const user = await this.deps.users.byId(userId);
+    if (user === undefined) throw new JsonableError("No such user");
+    return this.isSubscribed(user.id, stream.id);
   }
 
   /** GET /users/me/subscriptions: the user's subscriptions with their streams, by stream name. */

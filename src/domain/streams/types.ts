@@ -17,6 +17,8 @@ export interface Stream {
   dateCreated: number;
   /** The oldest message still in the stream; null while empty. */
   firstMessageId: number | null;
+  /** Archived (DELETE /streams/{id}): nobody can see or post to it any more. */
+  isArchived: boolean;
 }
 
 /** One user's subscription to one stream, with its per-stream settings. */

@@ -1,12 +1,25 @@
 import Router from "@koa/router";
 import { NotFoundError } from "../../errors.js";
 import type { Services } from "../../services.js";
-import { bool, optional, parseArgs, str } from "../params.js";
+import { JsonableError } from "../../errors.js";
+import { bool, int, optional, parseArgs, str } from "../params.js";
+import type { AppContext } from "../state.js";
 import { presentStream } from "../presenters/streams.js";
 import type { AppState } from "../state.js";
 import { success } from "../state.js";
 
-/** GET /streams, GET /streams/{id}, GET /get_stream_id, GET /streams/{id}/members. */
+/** A numeric path parameter; anything else is a 404 as for an unknown route. */
+function pathId(ctx: AppContext, name: string): number {
+  const raw = (ctx.params as Record<string, string | undefined>)[name] ?? "";
+  if (!/^[0-9]+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new NotFoundError();
+  return Number(raw);
+}
+
+/**
+ * Streams and topics: GET /streams, GET/PATCH/DELETE /streams/{id}, GET /get_stream_id,
+ * GET /streams/{id}/members, POST /streams/{id}/delete_topic, GET /users/me/{stream_id}/topics,
+ * POST/DELETE /default_streams, POST /user_topics, GET /users/{user_id}/subscriptions/{stream_id}.
+ */
 export function streamsRouter(services: Services): Router<AppState> {
   const { streams } = services;
   const router = new Router<AppState>({ prefix: "/api/v1" });
@@ -49,6 +62,77 @@ export function streamsRouter(services: Services): Router<AppState> {
     const raw = ctx.params["stream_id"] ?? "";
     if (!/^[0-9]+$/.test(raw)) throw new NotFoundError();
     ctx.body = success({ subscribers: await streams.members(ctx.state.user, Number(raw)) });
+  });
+
+  router.patch("/streams/:stream_id", async (ctx) => {
+    const streamId = pathId(ctx, "stream_id");
+    const args = parseArgs(ctx.state.params, {
+      new_name: optional(str),
+      description: optional(str),
+      is_private: optional(bool),
+      history_public_to_subscribers: optional(bool),
+      stream_post_policy: optional(int),
+      is_announcement_only: optional(bool),
+    });
+    await streams.updateStream(ctx.state.user, streamId, {
+      newName: args.new_name,
+      description: args.description,
+      isPrivate: args.is_private,
+      historyPublicToSubscribers: args.history_public_to_subscribers,
+      streamPostPolicy: args.stream_post_policy,
+      isAnnouncementOnly: args.is_announcement_only,
+    });
+    ctx.body = success();
+  });
+
+  router.delete("/streams/:stream_id", async (ctx) => {
+    await streams.archiveStream(ctx.state.user, pathId(ctx, "stream_id"));
+    ctx.body = success();
+  });
+
+  router.post("/streams/:stream_id/delete_topic", async (ctx) => {
+    const streamId = pathId(ctx, "stream_id");
+    const args = parseArgs(ctx.state.params, { topic_name: str });
+    await services.messages.deleteTopic(ctx.state.user, streamId, args.topic_name);
+    ctx.body = success();
+  });
+
+  router.get("/users/me/:stream_id/topics", async (ctx) => {
+    const topics = await services.messages.topics(ctx.state.user, pathId(ctx, "stream_id"));
+    ctx.body = success({ topics: topics.map((t) => ({ max_id: t.maxId, name: t.name })) });
+  });
+
+  router.post("/default_streams", async (ctx) => {
+    const args = parseArgs(ctx.state.params, { stream_id: int });
+    await streams.setDefaultStream(ctx.state.user, args.stream_id, true);
+    ctx.body = success();
+  });
+
+  router.delete("/default_streams", async (ctx) => {
+    const args = parseArgs(ctx.state.params, { stream_id: int });
+    await streams.setDefaultStream(ctx.state.user, args.stream_id, false);
+    ctx.body = success();
+  });
+
+  router.post("/user_topics", async (ctx) => {
+    const args = parseArgs(ctx.state.params, { stream_id: int, topic: str, visibility_policy: int });
+    await streams.updateUserTopic(ctx.state.user, {
+      streamId: args.stream_id,
+      topic: args.topic,
+      policy: args.visibility_policy,
+    });
+    ctx.body = success();
+  });
+
+  router.get("/users/:user_id/subscriptions/:stream_id", async (ctx) => {
+    const raw = (ctx.params as Record<string, string | undefined>)["user_id"] ?? "";
+    if (!/^[0-9]+$/.test(raw)) throw new JsonableError("No such user");
+    const subscribed = await streams.subscriptionStatus(
+      ctx.state.user,
+      Number(raw),
+      pathId(ctx, "stream_id"),
+    );
+    ctx.body = success({ is_subscribed: subscribed });
   });
 
   return router;

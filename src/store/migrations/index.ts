@@ -8,6 +8,7 @@ import { apiKeyLookup } from "./007-api-key-lookup.js";
 import { webSessions } from "./008-web-sessions.js";
 import { messageSearch } from "./011-message-search.js";
 import { attachments } from "./012-attachments.js";
+import { streamManagement } from "./013-stream-management.js";
 import { userStatus } from "./015-user-status.js";
 import { userGroups } from "./016-user-groups.js";
 import { webhookDeliveries } from "./020-webhook-deliveries.js";
@@ -26,6 +27,7 @@ export const migrations: readonly Migration[] = [
   webSessions,
   messageSearch,
   attachments,
+  streamManagement,
   userStatus,
   userGroups,
   alertWordsMutedUsers,

@@ -98,6 +98,25 @@ export class OutgoingRepo {
     return result.changes === 1;
   }
 
+  /**
+   * Claims up to `limit` due pending jobs for one attempt each, in one statement: each gets its
+   * attempt counted and is invisible until `leaseUntilMs` (a process killed mid-delivery leaves
+   * the job to whichever process scans after the lease). On PostgreSQL the rows are taken with
+   * `FOR UPDATE SKIP LOCKED`, so processes scanning at the same moment take disjoint jobs without
+   * waiting for each other; SQLite has a single writer. Oldest due first.
+   */
+  async claimDue(nowMs: number, leaseUntilMs: number, limit: number): Promise<OutgoingJob[]> {
+    const lock = this.db.dialect === "postgres" ? " FOR UPDATE SKIP LOCKED" : "";
+    const rows = await this.db.all<JobRow>(
+      `UPDATE outgoing_webhook_jobs SET attempts = attempts + 1, next_attempt_at_ms = ?
+       WHERE id IN (SELECT id FROM outgoing_webhook_jobs WHERE status = 'pending' AND next_attempt_at_ms <= ?
+                    ORDER BY next_attempt_at_ms, id LIMIT ?${lock})
+       RETURNING ${COLUMNS}`,
+      [leaseUntilMs, nowMs, limit],
+    );
+    return rows.map(toJob).sort((x, y) => x.id - y.id);
+  }
+
   /** Delivered: the row goes. */
   async complete(id: number): Promise<void> {
     await this.db.run("DELETE FROM outgoing_webhook_jobs WHERE id = ?", [id]);

@@ -12,6 +12,7 @@ import { writeSecretFile } from "./secure-files.js";
 import { readZuliprc, sendWebhookFixture } from "./tools/send-webhook-fixture.js";
 import { integrations } from "../integrations/index.js";
 import { integrationSummary } from "./domain/webhooks/integration-summary.js";
+import { parseWebhookRateRule } from "./domain/webhooks/rate-limit.js";
 import { loadBotServerConfig, startBotServer, stderrLogger } from "../bots/server/index.js";
 import type { RunningBotServer } from "../bots/server/index.js";
 import {
@@ -61,6 +62,11 @@ async function serve(argv: {
   redisPrefix: string;
   workers: number;
   maxFileUploadMb: number;
+  webhookRateLimit: string;
+  deliveryLog: boolean;
+  deliveryLogPerBot: number;
+  deliveryLogDays: number;
+  deliveryLogBodyKb: number;
 }): Promise<void> {
   const problem = workersProblem({
     workers: argv.workers,
@@ -88,6 +94,13 @@ async function serve(argv: {
     botDomain: argv.botDomain ?? argv.ownerEmail.split("@")[1] ?? "example.com",
     rateLimit: parseRateLimit(argv.rateLimit),
     maxFileUploadMib: argv.maxFileUploadMb,
+    webhookRateLimit: parseWebhookRateRule(argv.webhookRateLimit),
+    deliveryLog: {
+      enabled: argv.deliveryLog,
+      maxPerBot: argv.deliveryLogPerBot,
+      maxAgeMs: argv.deliveryLogDays * 24 * 3600 * 1000,
+      maxBodyBytes: argv.deliveryLogBodyKb * 1024,
+    },
     logLevel: argv.logLevel as LogLevel,
     outgoingWebhooks: {
       ...base.outgoingWebhooks,
@@ -205,6 +218,33 @@ export async function main(args: string[]): Promise<void> {
             type: "string",
             default: "200/60",
             describe: 'Per-user API limit N/SECONDS, or "off"',
+          })
+          .option("webhook-rate-limit", {
+            type: "string",
+            default: "600/60",
+            describe:
+              'Per-bot incoming-webhook limit N/SECONDS (token bucket), or "off"; a bot\'s config_data webhook_rate_limit overrides it',
+          })
+          .option("delivery-log", {
+            type: "boolean",
+            default: true,
+            describe:
+              "Keep a log of every webhook delivery per bot (GET /api/v1/bots/{id}/deliveries); --no-delivery-log turns it off",
+          })
+          .option("delivery-log-per-bot", {
+            type: "number",
+            default: 200,
+            describe: "Newest delivery-log entries kept per bot",
+          })
+          .option("delivery-log-days", {
+            type: "number",
+            default: 7,
+            describe: "Delivery-log entries older than this many days are pruned",
+          })
+          .option("delivery-log-body-kb", {
+            type: "number",
+            default: 64,
+            describe: "Request and response bodies are logged up to this many KiB",
           })
           .option("max-file-upload-mb", {
             type: "number",

@@ -97,6 +97,10 @@ const ENDPOINTS: EndpointSpec[] = [
   { method: "DELETE", path: "/users/me/alert_words" },
   { method: "POST", path: "/users/me/muted_users/{muted_user_id}" },
   { method: "DELETE", path: "/users/me/muted_users/{muted_user_id}" },
+  { method: "GET", path: "/realm/linkifiers" },
+  { method: "POST", path: "/realm/filters" },
+  { method: "PATCH", path: "/realm/filters/{filter_id}" },
+  { method: "DELETE", path: "/realm/filters/{filter_id}" },
 ];
 
 /**

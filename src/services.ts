@@ -25,7 +25,7 @@ import { UsersRepo } from "./store/users-repo.js";
 import { SessionsRepo } from "./store/sessions-repo.js";
 import { SessionService } from "./domain/web/session-service.js";
 import type { SharedState } from "./infra/shared-state.js";
-import { createPersonalLists, createUserFeatures, createUserGroups } from "./user-features.js";
+import { createLinkifiers, createPersonalLists, createUserFeatures, createUserGroups } from "./user-features.js";
 import type { UserFeatures } from "./user-features.js";
 
 /**
@@ -81,6 +81,7 @@ export function createServices(
   // `@*group*` mentions resolve through the user groups (src/user-features.ts).
   const userGroups = createUserGroups({ db, events, clock, users });
   const personalLists = createPersonalLists({ db, events, clock, users });
+  const linkifiers = createLinkifiers({ db, events, users });
   const messages = new MessageService({
     store,
     users,
@@ -90,6 +91,7 @@ export function createServices(
     logger,
     groups: userGroups,
     alertWords: personalLists,
+    linkifiers,
   });
   // Stream changes post their announcements and notices through the messages service.
   const streams = new StreamService({
@@ -179,7 +181,7 @@ export function createServices(
     outgoing,
     sessions: new SessionService(new SessionsRepo(db), users, clock),
     // Presence, typing, user status and the per-user state register reports (src/user-features.ts).
-    ...createUserFeatures({ db, events, clock, users, streams: streamAccess, userGroups, personalLists }),
+    ...createUserFeatures({ db, events, clock, users, streams: streamAccess, userGroups, personalLists, linkifiers }),
     shared,
     maxMessageId: (userId) => messages.maxMessageId(userId),
     async close() {

@@ -1,6 +1,7 @@
 import type { Clock } from "./clock.js";
 import type { EventSink } from "./domain/events/event-sink.js";
 import { PersonalListsService } from "./domain/alert-words/personal-lists-service.js";
+import { LinkifiersService } from "./domain/linkifiers/linkifiers-service.js";
 import { PresenceService } from "./domain/presence/presence-service.js";
 import { UserStatusService } from "./domain/settings/user-status-service.js";
 import type { StreamAccess } from "./domain/streams/access.js";
@@ -9,6 +10,7 @@ import { UserGroupsService } from "./domain/user-groups/user-groups-service.js";
 import { UserAdminService } from "./domain/users/admin.js";
 import type { UserService } from "./domain/users/user-service.js";
 import type { Db } from "./store/db.js";
+import { LinkifiersRepo } from "./store/linkifiers-repo.js";
 import { PersonalListsRepo } from "./store/personal-lists-repo.js";
 import { UserAdminRepo } from "./store/user-admin-repo.js";
 import { UserGroupsRepo } from "./store/user-groups-repo.js";
@@ -31,6 +33,8 @@ export interface UserFeatures {
   userAdmin: UserAdminService;
   /** Alert words and muted users (/users/me/alert_words, /users/me/muted_users). */
   personalLists: PersonalListsService;
+  /** Linkifiers (/realm/linkifiers, /realm/filters), applied by the Markdown renderer. */
+  linkifiers: LinkifiersService;
   /** User groups and `@*group*` mentions (/user_groups). */
   userGroups: UserGroupsService;
   /** Read-only per-user state for register (starred ids, recent conversations, user topics). */
@@ -47,6 +51,12 @@ export interface UserFeatureDeps {
   userGroups: UserGroupsService;
   /** Created first too (createPersonalLists): sending flags alert words with it. */
   personalLists: PersonalListsService;
+  /** Created first too (createLinkifiers): the renderer applies them. */
+  linkifiers: LinkifiersService;
+}
+
+export function createLinkifiers(deps: Pick<UserFeatureDeps, "db" | "events" | "users">): LinkifiersService {
+  return new LinkifiersService(new LinkifiersRepo(deps.db), deps.users, deps.events);
 }
 
 export function createPersonalLists(
@@ -81,5 +91,6 @@ export function createUserFeatures(deps: UserFeatureDeps): UserFeatures {
     userState: new UserStateRepo(db),
     userGroups: deps.userGroups,
     personalLists: deps.personalLists,
+    linkifiers: deps.linkifiers,
   };
 }

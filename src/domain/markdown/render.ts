@@ -1,6 +1,8 @@
 import MarkdownIt from "markdown-it";
-import type { StateInline } from "markdown-it";
+import type { StateCore, StateInline, Token } from "markdown-it";
 import { EMOJI_CODEPOINTS } from "./emoji.js";
+import { linkifierUrl } from "./linkifiers.js";
+import type { Linkifier } from "./linkifiers.js";
 
 /**
  * Zulip-flavoured Markdown with markdown-it: paragraphs as `<p>…</p>`, single newlines as `<br>`,
@@ -33,6 +35,8 @@ export interface RenderContext {
   users: readonly MentionableUser[];
   /** User groups that `@*group*` mentions may resolve to (those named in `mentionCandidates`). */
   groups?: readonly MentionableGroup[];
+  /** The realm's linkifiers, applied to text outside code and links (src/domain/markdown/linkifiers.ts). */
+  linkifiers?: readonly Linkifier[];
   /** Streams that `#**stream**` links may resolve to (only ones the sender may see). */
   streams?: readonly LinkableStream[];
 }
@@ -194,11 +198,82 @@ function emojiRule(state: StateInline, silentMode: boolean): boolean {
   return true;
 }
 
+/** The earliest linkifier match in `text` at a word boundary, as Zulip bounds linkifier matches. */
+function firstLinkifierMatch(
+  text: string,
+  linkifiers: readonly Linkifier[],
+): { index: number; length: number; url: string } | undefined {
+  let best: { index: number; length: number; url: string } | undefined;
+  for (const l of linkifiers) {
+    l.regex.lastIndex = 0;
+    for (const m of text.matchAll(l.regex)) {
+      if (m[0] === "") continue;
+      const before = m.index === 0 ? "" : (text[m.index - 1] ?? "");
+      const after = text[m.index + m[0].length] ?? "";
+      if ((before !== "" && !MENTION_PRECEDERS.test(before)) || /\w/.test(after)) continue;
+      if (best === undefined || m.index < best.index) {
+        best = { index: m.index, length: m[0].length, url: linkifierUrl(l, m.groups ?? {}) };
+      }
+      break;
+    }
+  }
+  return best;
+}
+
+/** Core rule: links the text that a linkifier matches (not inside code or an existing link). */
+function linkifierRule(state: StateCore): void {
+  const linkifiers = (state.env as Env).ctx.linkifiers ?? [];
+  if (linkifiers.length === 0) return;
+  for (const block of state.tokens) {
+    if (block.type !== "inline" || block.children === null) continue;
+    const out: Token[] = [];
+    let linkDepth = 0;
+    for (const token of block.children) {
+      if (token.type === "link_open") linkDepth += 1;
+      if (token.type === "link_close") linkDepth -= 1;
+      if (token.type !== "text" || linkDepth > 0) {
+        out.push(token);
+        continue;
+      }
+      let rest = token.content;
+      let match = firstLinkifierMatch(rest, linkifiers);
+      if (match === undefined) {
+        out.push(token);
+        continue;
+      }
+      while (match !== undefined) {
+        if (match.index > 0) {
+          const before = new state.Token("text", "", 0);
+          before.content = rest.slice(0, match.index);
+          out.push(before);
+        }
+        const open = new state.Token("link_open", "a", 1);
+        open.attrs = [
+          ["href", match.url],
+          ["title", match.url],
+        ];
+        const text = new state.Token("text", "", 0);
+        text.content = rest.slice(match.index, match.index + match.length);
+        out.push(open, text, new state.Token("link_close", "a", -1));
+        rest = rest.slice(match.index + match.length);
+        match = firstLinkifierMatch(rest, linkifiers);
+      }
+      if (rest !== "") {
+        const after = new state.Token("text", "", 0);
+        after.content = rest;
+        out.push(after);
+      }
+    }
+    block.children = out;
+  }
+}
+
 function createMarkdown(): MarkdownIt {
   const md = new MarkdownIt("default", { html: false, linkify: true, breaks: true });
   md.inline.ruler.before("emphasis", "zulip_mention", mentionRule);
   md.inline.ruler.before("emphasis", "zulip_stream", streamRule);
   md.inline.ruler.before("emphasis", "zulip_emoji", emojiRule);
+  md.core.ruler.after("linkify", "zulip_linkifiers", linkifierRule);
   md.renderer.rules.fence = (tokens, idx) =>
     `<div class="codehilite"><pre><span></span><code>${escapeHtml(tokens[idx]?.content ?? "")}</code></pre></div>\n`;
   md.renderer.rules.code_block = md.renderer.rules.fence;

@@ -8,7 +8,14 @@ import { accessMessage } from "./access.js";
 import { deleteMessage, editMessage, messageHistory } from "./edit.js";
 import { fetchMessages, getWithRawContent, matchesNarrow } from "./fetch.js";
 import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateFlags } from "./flags.js";
-import type { AlertWordMatcher, GroupMentions, MessageDeps, StreamLookup, UserLookup } from "./ports.js";
+import type {
+  AlertWordMatcher,
+  GroupMentions,
+  LinkifierSource,
+  MessageDeps,
+  StreamLookup,
+  UserLookup,
+} from "./ports.js";
 import { addReaction, removeReaction } from "./reactions.js";
 import { renderFor } from "./rendering.js";
 import { sendMessage } from "./send.js";
@@ -47,6 +54,8 @@ export interface MessageServiceDeps {
   groups?: GroupMentions;
   /** Alert words for `has_alert_word` flags (optional, like `groups`). */
   alertWords?: AlertWordMatcher;
+  /** The realm's linkifiers for rendering (optional, like `groups`). */
+  linkifiers?: LinkifierSource;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { RepoStore } from "../../store/repos.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { StreamAccess } from "../streams/access.js";
 import type { UserService } from "../users/user-service.js";
+import type { Linkifier } from "../markdown/linkifiers.js";
 import type { MentionableGroup } from "../markdown/render.js";
 import type { SentListener } from "./types.js";
 
@@ -35,6 +36,11 @@ export interface AlertWordMatcher {
   usersAlerted(content: string, userIds: readonly number[]): Promise<Set<number>>;
 }
 
+/** What rendering needs of the linkifiers area. */
+export interface LinkifierSource {
+  forRendering(): Promise<Linkifier[]>;
+}
+
 /** Everything a message use case is given. */
 export interface MessageDeps {
   store: RepoStore;
@@ -49,6 +55,8 @@ export interface MessageDeps {
   groups?: GroupMentions | undefined;
   /** Users' alert words (src/domain/alert-words): `has_alert_word` flags; none when absent. */
   alertWords?: AlertWordMatcher | undefined;
+  /** The realm's linkifiers (src/domain/linkifiers), applied by the renderer; none when absent. */
+  linkifiers?: LinkifierSource | undefined;
   /** The realm's string id, once read (sender_realm_str). */
   realmStr?: string | undefined;
 }

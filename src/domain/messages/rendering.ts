@@ -22,5 +22,6 @@ export async function renderFor(deps: MessageDeps, sender: User, content: string
     candidates.groupNames.length > 0 && deps.groups !== undefined
       ? await deps.groups.mentionable(candidates.groupNames)
       : [];
-  return renderMarkdown(content, { users, streams, groups });
+  const linkifiers = deps.linkifiers === undefined ? [] : await deps.linkifiers.forRendering();
+  return renderMarkdown(content, { users, streams, groups, linkifiers });
 }

@@ -1,4 +1,5 @@
 import { presencesWire } from "../../domain/presence/presence-service.js";
+import { linkifierWire } from "../../domain/linkifiers/linkifiers-service.js";
 import { userGroupWire } from "../../domain/user-groups/user-groups-service.js";
 import { pmIds } from "../../domain/messages/content.js";
 import type { StateProvider } from "./register.js";
@@ -88,6 +89,20 @@ const mutedUsersProvider: StateProvider = {
   },
 };
 
+const linkifiersProvider: StateProvider = {
+  eventTypes: ["realm_linkifiers"],
+  async fetch({ services }) {
+    return { realm_linkifiers: (await services.linkifiers.list()).map(linkifierWire) };
+  },
+};
+
+const realmFiltersProvider: StateProvider = {
+  eventTypes: ["realm_filters"],
+  async fetch({ services }) {
+    return { realm_filters: (await services.linkifiers.list()).map((l) => [l.pattern, l.urlTemplate, l.id]) };
+  },
+};
+
 const defaultStreamsProvider: StateProvider = {
   eventTypes: ["default_streams"],
   async fetch({ services }) {
@@ -114,8 +129,6 @@ const EMPTY_STATE: readonly [eventType: string, state: Record<string, unknown>][
   ["realm_emoji", { realm_emoji: {} }],
   ["drafts", { drafts: [] }],
   ["realm_playgrounds", { realm_playgrounds: [] }],
-  ["realm_linkifiers", { realm_linkifiers: [] }],
-  ["realm_filters", { realm_filters: [] }],
   ["realm_domains", { realm_domains: [] }],
   ["default_stream_groups", { realm_default_stream_groups: [] }],
   ["scheduled_messages", { scheduled_messages: [] }],
@@ -140,6 +153,8 @@ export const USER_STATE_PROVIDERS: readonly StateProvider[] = [
   userGroupsProvider,
   alertWordsProvider,
   mutedUsersProvider,
+  linkifiersProvider,
+  realmFiltersProvider,
   incomingWebhookBotsProvider,
   ...emptyProviders,
 ];

@@ -14,6 +14,7 @@ import { presenceRouter } from "./presence.js";
 import { userGroupsRouter } from "./user-groups.js";
 import { usersAdminRouter } from "./users-admin.js";
 import { personalListsRouter } from "./personal-lists.js";
+import { linkifiersRouter } from "./linkifiers.js";
 import { serverSettingsRouter } from "./server-settings.js";
 import { settingsRouter } from "./settings.js";
 import { streamsRouter } from "./streams.js";
@@ -49,6 +50,7 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     userGroupsRouter(services),
     usersAdminRouter(services),
     personalListsRouter(services),
+    linkifiersRouter(services),
     integrationDocsRouter(services),
     deliveriesRouter(services),
   ];

@@ -13,6 +13,7 @@ import { userStatus } from "./015-user-status.js";
 import { userGroups } from "./016-user-groups.js";
 import { webhookDeliveries } from "./020-webhook-deliveries.js";
 import { alertWordsMutedUsers } from "./017-alert-words-muted-users.js";
+import { linkifiers } from "./018-linkifiers.js";
 import type { Migration } from "./types.js";
 
 /** Every migration, in order. A new one is one file and one line here. */
@@ -31,5 +32,6 @@ export const migrations: readonly Migration[] = [
   userStatus,
   userGroups,
   alertWordsMutedUsers,
+  linkifiers,
   webhookDeliveries,
 ];

@@ -1,0 +1,79 @@
+import { JsonableError, UnauthorizedPrincipalError } from "../../errors.js";
+import type { LinkifierRow, LinkifiersRepo } from "../../store/linkifiers-repo.js";
+import type { EventSink } from "../events/event-sink.js";
+import type { Linkifier } from "../markdown/linkifiers.js";
+import { compileLinkifier } from "../markdown/linkifiers.js";
+import { isAdmin } from "../users/types.js";
+import type { User } from "../users/types.js";
+
+export function linkifierWire(l: LinkifierRow): Record<string, unknown> {
+  return { pattern: l.pattern, url_template: l.urlTemplate, id: l.id };
+}
+
+export interface LinkifierUsers {
+  allUsers(): Promise<User[]>;
+}
+
+/**
+ * Linkifiers (GET /realm/linkifiers, POST /realm/filters, PATCH/DELETE /realm/filters/{id}):
+ * administrators manage them; every change sends the realm `realm_linkifiers` (and the legacy
+ * `realm_filters`) with the whole list. The Markdown renderer applies them (`forRendering`).
+ */
+export class LinkifiersService {
+  private cache: Linkifier[] | undefined;
+
+  constructor(
+    private readonly repo: LinkifiersRepo,
+    private readonly users: LinkifierUsers,
+    private readonly events: EventSink,
+  ) {}
+
+  list(): Promise<LinkifierRow[]> {
+    return this.repo.all();
+  }
+
+  /** The compiled linkifiers, for the renderer (cached until a change). */
+  async forRendering(): Promise<Linkifier[]> {
+    this.cache ??= (await this.repo.all()).map((l) => compileLinkifier(l.pattern, l.urlTemplate));
+    return this.cache;
+  }
+
+  private check(actor: User, pattern: string, urlTemplate: string): void {
+    if (!isAdmin(actor)) throw new UnauthorizedPrincipalError("Must be an organization administrator");
+    compileLinkifier(pattern, urlTemplate);
+  }
+
+  async add(actor: User, pattern: string, urlTemplate: string): Promise<number> {
+    this.check(actor, pattern, urlTemplate);
+    if ((await this.repo.all()).some((l) => l.pattern === pattern)) {
+      throw new JsonableError("Linkifier with this Pattern already exists.");
+    }
+    const id = await this.repo.insert(pattern, urlTemplate);
+    await this.publish();
+    return id;
+  }
+
+  async update(actor: User, id: number, pattern: string, urlTemplate: string): Promise<void> {
+    this.check(actor, pattern, urlTemplate);
+    if ((await this.repo.update(id, pattern, urlTemplate)) === 0)
+      throw new JsonableError("Linkifier not found.");
+    await this.publish();
+  }
+
+  async remove(actor: User, id: number): Promise<void> {
+    if (!isAdmin(actor)) throw new UnauthorizedPrincipalError("Must be an organization administrator");
+    if ((await this.repo.delete(id)) === 0) throw new JsonableError("Linkifier not found.");
+    await this.publish();
+  }
+
+  private async publish(): Promise<void> {
+    this.cache = undefined;
+    const all = await this.repo.all();
+    const recipients = (await this.users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
+    this.events.send({ type: "realm_linkifiers", realm_linkifiers: all.map(linkifierWire) }, recipients);
+    this.events.send(
+      { type: "realm_filters", realm_filters: all.map((l) => [l.pattern, l.urlTemplate, l.id]) },
+      recipients,
+    );
+  }
+}

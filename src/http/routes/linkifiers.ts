@@ -1,0 +1,40 @@
+import Router from "@koa/router";
+import { linkifierWire } from "../../domain/linkifiers/linkifiers-service.js";
+import type { Services } from "../../services.js";
+import { int, parseArgs, str } from "../params.js";
+import type { AppState } from "../state.js";
+import { success } from "../state.js";
+
+/** Linkifiers: GET /realm/linkifiers, POST /realm/filters, PATCH/DELETE /realm/filters/{filter_id}. */
+export function linkifiersRouter(services: Services): Router<AppState> {
+  const router = new Router<AppState>({ prefix: "/api/v1/realm" });
+  const linkifiers = services.linkifiers;
+  const filterId = (raw: string | undefined): number => int(raw ?? "", "filter_id");
+
+  router.get("/linkifiers", async (ctx) => {
+    ctx.body = success({ linkifiers: (await linkifiers.list()).map(linkifierWire) });
+  });
+
+  router.post("/filters", async (ctx) => {
+    const args = parseArgs(ctx.state.params, { pattern: str, url_template: str });
+    ctx.body = success({ id: await linkifiers.add(ctx.state.user, args.pattern, args.url_template) });
+  });
+
+  router.patch("/filters/:filter_id", async (ctx) => {
+    const args = parseArgs(ctx.state.params, { pattern: str, url_template: str });
+    await linkifiers.update(
+      ctx.state.user,
+      filterId(ctx.params["filter_id"]),
+      args.pattern,
+      args.url_template,
+    );
+    ctx.body = success();
+  });
+
+  router.delete("/filters/:filter_id", async (ctx) => {
+    await linkifiers.remove(ctx.state.user, filterId(ctx.params["filter_id"]));
+    ctx.body = success();
+  });
+
+  return router;
+}

@@ -44,5 +44,5 @@ export type {
 export { BotStartupError, BotTokenMismatchError, UnknownBotEmailError } from "./errors.js";
 export { cliOptions, cliParser, runBotServer } from "./main.js";
 export type { BotServerCliOptions } from "./main.js";
-export { checkBot, prepareBots, startBotServer } from "./start.js";
-export type { PrepareBotsOptions, RunningBotServer, StartBotServerOptions } from "./start.js";
+export { STARTUP_RETRY, checkBot, loadBot, prepareBot, prepareBots, startBotServer } from "./start.js";
+export type { PrepareBotsOptions, ReloadResult, RunningBotServer, StartBotServerOptions } from "./start.js";

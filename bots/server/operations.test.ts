@@ -9,6 +9,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { defineBot } from "../kit/index.js";
 import { silentLogger } from "./app.js";
 import { parseBotServerConfig } from "./config.js";
 import { startBotServer } from "./start.js";
@@ -113,6 +114,56 @@ describe("GET /metrics", () => {
       'botserver_chat_api_retries_total{bot="helloworld"} 1',
     ]);
     expect(pick("botserver_bots")).toEqual(["botserver_bots 1"]);
+  });
+});
+
+describe("reload", () => {
+  it("lets messages already accepted finish with the old key while new ones use the new key", async () => {
+    api = await startFakeChatApi([HELLO, HELLO2]);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = defineBot({
+      name: "helloworld",
+      usage: "Waits for the gate on 'slow', then answers.",
+      async handleMessage(message, bot) {
+        if (message.content === "slow") await gate;
+        await bot.sendReply(message, message.content);
+      },
+    });
+    const registry = new Map([["helloworld", slow]]);
+    server = await startBotServer({
+      config: parseBotServerConfig(section("helloworld", HELLO, api.site, "hello-token")),
+      registry,
+      port: 0,
+      logger: silentLogger,
+    });
+    const post = (content: string, id: number, topic: string) =>
+      fetch(server!.url, {
+        method: "POST",
+        body: JSON.stringify({
+          ...webhook(HELLO.email, "Hello Bot", "hello-token", id),
+          message: {
+            ...(webhook(HELLO.email, "Hello Bot", "hello-token", id).message as object),
+            content: `@**Hello Bot** ${content}`,
+            subject: topic,
+          },
+        }),
+      }).then((r) => r.status);
+    expect(await post("slow", 1, "a")).toBe(200);
+    expect(
+      await server.reload(parseBotServerConfig(section("helloworld", HELLO2, api.site, "hello-token"))),
+    ).toEqual({ added: [], removed: [], changed: ["helloworld"], unchanged: [] });
+    expect(await post("fast", 2, "b")).toBe(200);
+    await eventually(() => api!.requests.find((r) => r.fields.content === "fast"));
+    release();
+    await server.idle();
+    const replies = api.requests
+      .filter((r) => r.path === "/api/v1/messages")
+      .map((r) => [r.fields.content, r.auth]);
+    expect(replies).toEqual([
+      ["fast", "helloworld-bot@example.com:new-key"],
+      ["slow", "helloworld-bot@example.com:hello-key"],
+    ]);
   });
 });
 

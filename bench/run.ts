@@ -22,6 +22,7 @@ import type { ChildHandle } from "./lib/rpc.js";
 import { now, round, summarizeNs } from "./lib/stats.js";
 import { webBench } from "./web.js";
 import { botsBench } from "./bots.js";
+import { searchAndUploadBench } from "./search.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -590,6 +591,11 @@ async function main(): Promise<void> {
   await guarded("idleQueues", ["bytesPerQueue"], idleQueues);
   await guarded("web", ["firstScreenMs", "jsGzipBytes", "latencyMedianMs"], () => webBench(QUICK));
   await guarded("bots", ["sustainedMentionsPerSec", "burstDrainSec"], () => botsBench(QUICK));
+  await guarded("search", ["p50Ms", "p99Ms"], async () => {
+    const r = await searchAndUploadBench(QUICK);
+    sections["upload"] = r.upload;
+    return r.search;
+  });
 
   // Ratios to the ceiling: throughput as a fraction of it, latencies as a multiple of it.
   const ceil = sections["ceiling"];
@@ -672,6 +678,9 @@ function printTable(result: {
   add("web: first screen, 10,000 messages", "web", "firstScreenMs", "ms");
   add("web: JavaScript shipped (gzip)", "web", "jsGzipBytes", "B");
   add("web: browser→browser message, median", "web", "latencyMedianMs", "ms");
+  add("search narrow, 100,000 messages, p50", "search", "p50Ms", "ms");
+  add("search narrow p99", "search", "p99Ms", "ms");
+  add("upload 10 MB (POST /user_uploads), p50", "upload", "uploadP50Ms", "ms");
   const w0 = Math.max(...rows.map((r) => r[0].length));
   const w1 = Math.max(...rows.map((r) => r[1].length));
   const m = result.machine;

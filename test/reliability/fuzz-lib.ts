@@ -24,12 +24,15 @@ export interface Route {
 export function appRoutes(services: Services): Route[] {
   const out: Route[] = [];
   const add = (
-    routers: { stack: { methods: string[]; path: string; paramNames: { name: string }[] }[] }[],
+    routers: readonly {
+      stack: readonly { methods: string[]; path: string | RegExp; paramNames: { name: string }[] }[];
+    }[],
     authenticated: boolean,
   ): void => {
     for (const router of routers) {
       for (const layer of router.stack) {
-        if (layer.methods.length === 0) continue; // router.use() middleware, not a route
+        // router.use() middleware and RegExp routes are not routes to fuzz by path.
+        if (layer.methods.length === 0 || typeof layer.path !== "string") continue;
         out.push({
           methods: layer.methods.filter((m) => /^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)$/.test(m)),
           path: layer.path,

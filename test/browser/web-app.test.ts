@@ -186,7 +186,7 @@ describeBrowser("web app in Chromium", () => {
     await expect(feed.getByRole("link", { name: "#Denmark › hello-world / main" }).count()).resolves.toBe(1);
   }, 90_000);
 
-  it("creates outgoing and embedded bots, shows the botserverrc section and saves a signing secret", async () => {
+  it("creates outgoing and embedded bots, changes a URL, regenerates a key, saves a signing secret", async () => {
     const page = await newPage();
     await signIn(page, server.url, server.users.iago.email, OWNER_PASSWORD);
     await page.getByRole("link", { name: "Your bots" }).click();
@@ -207,6 +207,16 @@ describeBrowser("web app in Chromium", () => {
       "zuliprc",
     );
     await expect(echo.getByLabel("Endpoint URL").inputValue()).resolves.toBe("http://127.0.0.1:5002/");
+    await echo.getByLabel("Endpoint URL").fill("http://127.0.0.1:5003/");
+    await echo.getByRole("button", { name: "Save URL" }).click();
+    await echo.getByRole("status").filter({ hasText: "Endpoint URL saved." }).waitFor();
+    const [moved] = await server.running.services.users.servicesOf(stored.id);
+    expect(moved!.baseUrl).toBe("http://127.0.0.1:5003/");
+    await echo.getByRole("button", { name: "Regenerate API key" }).click();
+    await echo.getByRole("status").filter({ hasText: "New API key generated" }).waitFor();
+    const newKey = (await server.running.services.users.byEmail("echo-bot@zulip.com"))!.apiKey;
+    expect(newKey).not.toBe(stored.apiKey);
+    await expect(echo.getByLabel("API key").inputValue()).resolves.toBe(newKey);
 
     await page.getByRole("button", { name: "Add a new bot" }).click();
     await page.getByLabel("Bot type").selectOption({ label: "Embedded" });

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { ApiError, api } from "../lib/api.js";
+import { ApiError, api, text } from "../lib/api.js";
 import { botserverrcSection, zuliprc } from "../lib/url-builder.js";
 
 export interface Bot {
@@ -143,6 +143,18 @@ function BotCard({ bot, site, integrations }: { bot: Bot; site: string; integrat
   const [secret, setSecret] = useState("");
   const [status, setStatus] = useState("");
   const [error, setError] = useState("");
+  const [apiKey, setApiKey] = useState(bot.api_key);
+  const regenerate = async () => {
+    setError("");
+    setStatus("");
+    try {
+      const res = await api.post(`/bots/${bot.user_id}/api_key/regenerate`);
+      setApiKey(text(res["api_key"]));
+      setStatus("New API key generated; the old one no longer works.");
+    } catch (err) {
+      setError(message(err));
+    }
+  };
   const patch = async (params: Record<string, string>, done: string) => {
     setError("");
     setStatus("");
@@ -164,17 +176,20 @@ function BotCard({ bot, site, integrations }: { bot: Bot; site: string; integrat
       </label>
       <label>
         API key
-        <input readOnly value={bot.api_key} class="mono" />
+        <input readOnly value={apiKey} class="mono" />
       </label>
       <div class="actions">
-        <Download name="zuliprc" text={zuliprc(bot.email, bot.api_key, site)} label="Download zuliprc" />
+        <Download name="zuliprc" text={zuliprc(bot.email, apiKey, site)} label="Download zuliprc" />
         {bot.bot_type === 3 && (
           <Download
             name={`botserverrc-${short}`}
-            text={botserverrcSection(bot.email, bot.api_key, site, outgoing?.token)}
+            text={botserverrcSection(bot.email, apiKey, site, outgoing?.token)}
             label="Download botserverrc section"
           />
         )}
+        <button type="button" class="secondary" onClick={() => void regenerate()}>
+          Regenerate API key
+        </button>
       </div>
       {bot.bot_type === 3 && (
         <>
@@ -184,7 +199,7 @@ function BotCard({ bot, site, integrations }: { bot: Bot; site: string; integrat
               readOnly
               rows={5}
               class="mono"
-              value={botserverrcSection(bot.email, bot.api_key, site, outgoing?.token)}
+              value={botserverrcSection(bot.email, apiKey, site, outgoing?.token)}
             />
           </label>
           <form

@@ -86,6 +86,7 @@ import transifex from "./transifex/index.js";
 import zabbix from "./zabbix/index.js";
 import insping from "./insping/index.js";
 import papertrail from "./papertrail/index.js";
+import template from "./template/index.js";
 
 /**
  * The registry of incoming-webhook integrations: the one shared line a new integration adds.
@@ -180,4 +181,5 @@ export const integrations: readonly AnyIntegration[] = [
   zabbix,
   insping,
   papertrail,
+  template,
 ];

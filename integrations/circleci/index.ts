@@ -80,6 +80,8 @@ export default defineIntegration({
   displayName: "CircleCI",
   categories: ["continuous-integration"],
   description: "Posts CircleCI job and workflow results with the commit that triggered them.",
+  // circleci-signature is "v1=" and the hex HMAC-SHA256 of the body with the webhook's secret.
+  signature: { kind: "hmac", header: "circleci-signature", algorithm: "sha256", prefix: "v1=" },
   classify: ({ payload }) => payload.get("type").str(),
   events: {
     ping: (p) => ({

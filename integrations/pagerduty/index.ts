@@ -198,6 +198,8 @@ const incidents: Handler = (p, ctx) =>
 /** PagerDuty: incidents triggered, acknowledged, reassigned and resolved, one topic per incident. */
 export default defineIntegration<Record<string, unknown>, Action>({
   name: "pagerduty",
+  // Webhooks v3: X-PagerDuty-Signature is "v1=" and the hex HMAC-SHA256 of the body.
+  signature: { kind: "hmac", header: "X-PagerDuty-Signature", algorithm: "sha256", prefix: "v1=" },
   displayName: DISPLAY_NAME,
   categories: ["monitoring"],
   description:

@@ -189,6 +189,9 @@ export default defineIntegration({
   displayName: DISPLAY_NAME,
   categories: ["monitoring"],
   description: "Posts Sentry errors and messages with their traceback, and issue changes.",
+  // Integration-platform webhooks: Sentry-Hook-Signature, the hex HMAC-SHA256 of the body keyed
+  // with the integration's client secret.
+  signature: { kind: "hmac", header: "Sentry-Hook-Signature", algorithm: "sha256" },
   classify: ({ payload }) => {
     const shape = shapeOf(payload);
     return shape.kind === "unsupported" ? shape.eventType : shape.kind;

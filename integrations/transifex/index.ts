@@ -1,6 +1,7 @@
+import crypto from "node:crypto";
 import { RequestVariableMissingError, UnsupportedWebhookEventTypeError } from "../../src/errors.js";
 import { defineIntegration, text } from "../kit/index.js";
-import type { Handler, Params, WebhookContext } from "../kit/index.js";
+import type { Handler, Params, SignedRequest, WebhookContext } from "../kit/index.js";
 import { truncateTopic } from "../kit/message-text.js";
 
 /** A parameter from the query string or form; a JSON body's field of the same name as a fallback. */
@@ -29,6 +30,15 @@ function message(done: string): Handler {
 }
 
 /**
+ * Transifex's signature (v2): base64 HMAC-SHA256 of "POST", the URL it called (X-TX-Url), its Date
+ * header and the hex MD5 of the body, joined with newlines.
+ */
+export function signedContent(req: SignedRequest): string {
+  const md5 = crypto.createHash("md5").update(req.rawBody).digest("hex");
+  return ["POST", req.header("X-TX-Url") ?? req.url, req.header("Date") ?? "", md5].join("\n");
+}
+
+/**
  * Transifex: POST /api/v1/external/transifex from a project's webhook. Transifex sends `project`,
  * `resource`, `language` and `event` (`translation_completed` → event `translated`,
  * `review_completed` → `review`).
@@ -39,6 +49,13 @@ export default defineIntegration({
   categories: ["misc"],
   description: "Resources fully translated or reviewed in a Transifex project.",
   body: text(),
+  signature: {
+    kind: "hmac",
+    header: "X-TX-Signature-V2",
+    algorithm: "sha256",
+    encoding: "base64",
+    signedContent,
+  },
   classify: ({ params, payload }) => {
     const event = field(params, payload.str(), "event");
     if (event === "translation_completed") return "translated";

@@ -3,7 +3,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { integrations } from "../../integrations/index.js";
-import { caseRequest, fixtureRequest, listFixtures, loadCases } from "../../integrations/kit/index.js";
+import {
+  caseRequest,
+  fixtureRequest,
+  listFixtures,
+  loadCases,
+  wildcardMatch,
+} from "../../integrations/kit/index.js";
 import { dispatchWebhook } from "../../integrations/kit/dispatch.js";
 import type { AnyIntegration as Integration } from "../../integrations/kit/index.js";
 
@@ -13,6 +19,78 @@ const folders = fs
   .filter((d) => d.isDirectory() && d.name !== "kit")
   .map((d) => d.name)
   .sort();
+
+/**
+ * Integrations that declare no signature, each with the reason: the service sends no signature
+ * (or none this server can check with a shared secret). Every other integration must declare its
+ * scheme.
+ */
+const UNSIGNED: Readonly<Record<string, string>> = {
+  airbyte: "Airbyte's webhook notifications carry no signature",
+  alertmanager: "Alertmanager authenticates with HTTP Basic or bearer credentials, not a body signature",
+  ansibletower: "AWX / Ansible Tower notifications use HTTP Basic credentials, no signature",
+  appfollow: "AppFollow webhooks carry no signature",
+  azuredevops: "Azure DevOps service hooks use HTTP Basic credentials, no signature",
+  basecamp: "Basecamp webhooks carry no signature",
+  beanstalk: "Beanstalk uses HTTP Basic credentials (the bot's email and API key), no signature",
+  bitbucket: "Bitbucket's legacy POST service sends no signature",
+  buildbot: "Buildbot's HttpStatusPush sends no signature",
+  canarytoken: "Canarytoken alerts carry no signature",
+  codeship: "Codeship notifications carry no signature",
+  crashlytics: "Crashlytics webhooks carry no signature",
+  dialogflow: "Dialogflow fulfillment sends HTTP Basic credentials or custom headers, no signature",
+  errbit: "Errbit notifications carry no signature",
+  flock: "Flock outgoing webhooks carry no signature",
+  freshdesk: "Freshdesk automation webhooks carry no signature",
+  freshping: "Freshping webhooks carry no signature",
+  freshstatus: "Freshstatus webhooks carry no signature",
+  gocd: "the GoCD webhook notifier plugin sends no signature",
+  gosquared: "GoSquared webhooks carry no signature",
+  grafana:
+    "Grafana alerting webhooks are unsigned by default; the optional HMAC of recent Grafana versions is not implemented yet",
+  groove: "Groove webhooks carry no signature",
+  helloworld: "an example integration with no service behind it",
+  heroku: "Heroku Deploy Hooks (what this integration reads) carry no signature",
+  homeassistant: "Home Assistant's REST notifications are written by the user, no signature",
+  ifttt: "IFTTT webhooks are written by the user, no signature",
+  insping: "Insping webhooks carry no signature",
+  jira: "Jira webhooks registered by an administrator carry no signature this integration checks",
+  jotform: "Jotform webhooks carry no signature",
+  json: "a generic JSON receiver, with no service behind it",
+  librato: "Librato alert webhooks carry no signature",
+  lidarr: "Lidarr webhooks use optional HTTP Basic credentials, no signature",
+  newrelic: "New Relic webhook destinations carry no signature",
+  opencollective: "Open Collective webhooks carry no signature",
+  opensearch: "OpenSearch alerting webhooks send the headers the user configures, no signature",
+  opsgenie: "Opsgenie outgoing webhooks carry no signature",
+  papertrail: "Papertrail search alerts carry no signature",
+  pingdom: "Pingdom webhooks carry no signature",
+  pivotal: "Pivotal Tracker activity webhooks carry no signature",
+  radarr: "Radarr webhooks use optional HTTP Basic credentials, no signature",
+  raygun: "Raygun webhooks carry no signature",
+  rhodecode: "RhodeCode webhooks carry no signature",
+  rundeck: "Rundeck webhook notifications carry no signature",
+  semaphore: "Semaphore notifications carry no signature",
+  slack_incoming: "Slack-compatible incoming webhooks are posted by scripts, no signature",
+  sonarr: "Sonarr webhooks use optional HTTP Basic credentials, no signature",
+  splunk: "Splunk webhook alert actions carry no signature",
+  statuspage: "Statuspage webhooks carry no signature",
+  teamcity: "the tcWebHooks plugin sends no signature",
+  thinkst: "Thinkst Canary webhooks carry no signature",
+  template: "any service posts to it; the sender is authenticated by the API key in the URL only",
+  travis:
+    "Travis signs with its private RSA key (public-key verification), not a shared secret the kit's schemes check",
+  updown: "updown.io webhooks carry no signature",
+  uptimerobot: "UptimeRobot alert webhooks carry no signature",
+  wordpress: "WordPress (HookPress / Jetpack) webhooks carry no signature",
+  zabbix: "Zabbix media-type scripts are written by the user, no signature",
+  zapier: "Zapier webhooks are configured by the user, no signature",
+};
+
+/** Names a doc.md writes as code spans, including shell patterns (`charge.*`). */
+function codeSpans(doc: string): string[] {
+  return [...doc.matchAll(/`([^`\n]+)`/g)].map((m) => m[1] ?? "");
+}
 
 function isIntegration(v: unknown): v is Integration {
   return typeof v === "object" && v !== null && "name" in v && "events" in v && "displayName" in v;
@@ -56,6 +134,34 @@ describe("the integrations registry", () => {
     expect(files).toContain("doc.md");
     expect(files.some((f) => f.endsWith(".test.ts"))).toBe(true);
     expect(fs.existsSync(path.join(root, folder, "fixtures"))).toBe(true);
+  });
+
+  it.each(folders)("%s: doc.md names every event (a code span, or a pattern matching it)", async (folder) => {
+    const doc = fs.readFileSync(path.join(root, folder, "doc.md"), "utf8");
+    const spans = codeSpans(doc);
+    for (const integration of await exportedBy(folder)) {
+      const unnamed = integration.eventTypes.filter(
+        (event) =>
+          !spans.some((span) => span === event || (span.includes("*") && wildcardMatch(span, event))),
+      );
+      expect({ integration: integration.name, unnamed }).toEqual({
+        integration: integration.name,
+        unnamed: [],
+      });
+    }
+  });
+
+  it("every integration declares its service's signature, or is listed as unsigned with a reason", () => {
+    const undeclared = integrations
+      .filter((i) => i.signature === undefined && UNSIGNED[i.name] === undefined)
+      .map((i) => i.name);
+    expect(undeclared).toEqual([]);
+    // The list holds only integrations that exist and really declare no signature.
+    const stale = Object.keys(UNSIGNED).filter((name) => {
+      const i = integrations.find((x) => x.name === name);
+      return i === undefined || i.signature !== undefined;
+    });
+    expect(stale).toEqual([]);
   });
 
   it.each(folders)("%s: every fixture is used and every handler is reached by a fixture", async (folder) => {

@@ -72,7 +72,11 @@ try {
   await signIn(page, server.url, iago.email, OWNER_PASSWORD);
   await page.getByRole("navigation", { name: "Streams" }).getByRole("link", { name: "#engineering" }).click();
   await page.getByText("The 2.4 branch is cut").waitFor();
-  await page.getByLabel("Message", { exact: true }).fill("Looks good, @**King Hamlet**: ship it");
+  // The mention typeahead, open.
+  const compose = page.getByLabel("Message", { exact: true });
+  await compose.fill("Looks good: ship it, ");
+  await compose.pressSequentially("@oth");
+  await page.getByRole("listbox", { name: "Mention suggestions" }).waitFor();
   await shot(page, "chat.png");
 
   await page.getByRole("link", { name: "Your bots" }).click();

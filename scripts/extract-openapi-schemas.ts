@@ -101,6 +101,7 @@ const ENDPOINTS: EndpointSpec[] = [
   { method: "POST", path: "/realm/filters" },
   { method: "PATCH", path: "/realm/filters/{filter_id}" },
   { method: "DELETE", path: "/realm/filters/{filter_id}" },
+  { method: "PATCH", path: "/settings" },
 ];
 
 /**

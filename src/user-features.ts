@@ -3,6 +3,7 @@ import type { EventSink } from "./domain/events/event-sink.js";
 import { PersonalListsService } from "./domain/alert-words/personal-lists-service.js";
 import { LinkifiersService } from "./domain/linkifiers/linkifiers-service.js";
 import { PresenceService } from "./domain/presence/presence-service.js";
+import { SettingsService } from "./domain/settings/settings-service.js";
 import { UserStatusService } from "./domain/settings/user-status-service.js";
 import type { StreamAccess } from "./domain/streams/access.js";
 import { TypingService } from "./domain/typing/typing-service.js";
@@ -35,6 +36,8 @@ export interface UserFeatures {
   personalLists: PersonalListsService;
   /** Linkifiers (/realm/linkifiers, /realm/filters), applied by the Markdown renderer. */
   linkifiers: LinkifiersService;
+  /** PATCH /settings: full name, password, display settings (register reads them). */
+  settings: SettingsService;
   /** User groups and `@*group*` mentions (/user_groups). */
   userGroups: UserGroupsService;
   /** Read-only per-user state for register (starred ids, recent conversations, user topics). */
@@ -77,12 +80,14 @@ export function createUserFeatures(deps: UserFeatureDeps): UserFeatures {
   const realmUserIds = async (): Promise<number[]> =>
     (await users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
   const presence = new PresenceService(events, clock, realmUserIds);
+  const usersRepo = new UsersRepo(db);
+  const adminRepo = new UserAdminRepo(db);
   return {
     presence,
     userAdmin: new UserAdminService({
       users,
-      active: new UsersRepo(db),
-      repo: new UserAdminRepo(db),
+      active: usersRepo,
+      repo: adminRepo,
       events,
       onDeactivated: (id) => presence.forget(id),
     }),
@@ -92,5 +97,16 @@ export function createUserFeatures(deps: UserFeatureDeps): UserFeatures {
     userGroups: deps.userGroups,
     personalLists: deps.personalLists,
     linkifiers: deps.linkifiers,
+    settings: new SettingsService(
+      {
+        userSettings: (id) => usersRepo.userSettings(id),
+        saveUserSettings: (id, s) => usersRepo.saveUserSettings(id, s),
+        passwordHash: (id) => usersRepo.passwordHash(id),
+        setPasswordHash: (id, hash) => usersRepo.setPasswordHash(id, hash),
+        setFullName: (id, name) => adminRepo.setFullName(id, name),
+      },
+      users,
+      events,
+    ),
   };
 }

@@ -6,6 +6,7 @@ import { botEventData } from "../../domain/users/user-service.js";
 import type { Services } from "../../services.js";
 import { presentUser } from "./users.js";
 import { USER_STATE_PROVIDERS } from "./register-user-state.js";
+import { USER_SETTINGS_ONLY } from "../../domain/settings/settings-service.js";
 
 /**
  * POST /register's initial state, built from state providers keyed by event type (Zulip's
@@ -165,29 +166,6 @@ const customProfileFieldsProvider: StateProvider = {
   },
 };
 
-/**
- * Display settings (defaults; no endpoint changes them yet), under the names both Zulip 6 and the
- * current API use.
- */
-const DISPLAY_SETTINGS = {
-  twenty_four_hour_time: false,
-  starred_message_counts: true,
-  fluid_layout_width: false,
-  high_contrast_mode: false,
-  color_scheme: 1,
-  translate_emoticons: false,
-  display_emoji_reaction_users: true,
-  default_language: "en",
-  left_side_userlist: false,
-  emojiset: "google",
-  demote_inactive_streams: 1,
-  user_list_style: 2,
-  enter_sends: false,
-  send_private_typing_notifications: true,
-  send_stream_typing_notifications: true,
-  send_read_receipts: true,
-};
-
 const globalNotificationsProvider: StateProvider = {
   eventTypes: ["update_global_notifications"],
   async fetch({ services, user, capabilities }) {
@@ -199,19 +177,13 @@ const globalNotificationsProvider: StateProvider = {
 
 const displaySettingsProvider: StateProvider = {
   eventTypes: ["update_display_settings"],
-  fetch({ user, capabilities }) {
+  async fetch({ services, user, capabilities }) {
     // Clients with the user_settings_object capability read `user_settings` instead.
-    if (capabilities["user_settings_object"] === true) return Promise.resolve({});
+    if (capabilities["user_settings_object"] === true) return {};
     // Settings newer than the legacy top-level format live only in `user_settings`.
-    const {
-      display_emoji_reaction_users: _reactionUsers,
-      user_list_style: _listStyle,
-      send_private_typing_notifications: _privateTyping,
-      send_stream_typing_notifications: _streamTyping,
-      send_read_receipts: _readReceipts,
-      ...legacy
-    } = DISPLAY_SETTINGS;
-    return Promise.resolve({ ...legacy, timezone: user.timezone });
+    const legacy: Record<string, unknown> = { ...(await services.settings.display(user.id)) };
+    for (const name of USER_SETTINGS_ONLY) delete legacy[name];
+    return { ...legacy, timezone: user.timezone };
   },
 };
 
@@ -219,7 +191,8 @@ const userSettingsProvider: StateProvider = {
   eventTypes: ["user_settings"],
   async fetch({ services, user }) {
     const notifications = await services.streams.notificationSettings(user.id);
-    return { user_settings: { ...DISPLAY_SETTINGS, timezone: user.timezone, ...notifications } };
+    const display = await services.settings.display(user.id);
+    return { user_settings: { ...display, timezone: user.timezone, ...notifications } };
   },
 };
 

@@ -15,6 +15,7 @@ import { userGroupsRouter } from "./user-groups.js";
 import { usersAdminRouter } from "./users-admin.js";
 import { personalListsRouter } from "./personal-lists.js";
 import { linkifiersRouter } from "./linkifiers.js";
+import { userSettingsRouter } from "./user-settings.js";
 import { serverSettingsRouter } from "./server-settings.js";
 import { settingsRouter } from "./settings.js";
 import { streamsRouter } from "./streams.js";
@@ -51,6 +52,7 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     usersAdminRouter(services),
     personalListsRouter(services),
     linkifiersRouter(services),
+    userSettingsRouter(services),
     integrationDocsRouter(services),
     deliveriesRouter(services),
   ];

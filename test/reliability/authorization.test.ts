@@ -104,6 +104,16 @@ const EXPECTED: Record<string, Row> = {
   "GET /api/v1/messages/:id/history (private stream)": [
     200, 400, 400, 400, 400, 401, 400, 400, 401, 401, 401, 401,
   ],
+  "PATCH /api/v1/streams/:stream_id": [200, 200, 400, 400, 400, 401, 400, 400, 401, 401, 401, 401],
+  "DELETE /api/v1/streams/:stream_id": [200, 200, 400, 400, 400, 401, 400, 400, 401, 401, 401, 401],
+  "DELETE /api/v1/bots/:bot_id": [200, 200, 200, 400, 400, 401, 400, 400, 401, 401, 401, 401],
+  "POST /api/v1/bots/:bot_id/api_key/regenerate": [
+    200, 200, 200, 400, 400, 401, 400, 400, 401, 401, 401, 401,
+  ],
+  "POST /api/v1/users/:user_id/reactivate": [200, 200, 400, 400, 400, 401, 400, 400, 401, 401, 401, 401],
+  "PATCH /api/v1/users/:user_id": [200, 200, 400, 400, 400, 401, 400, 400, 401, 401, 401, 401],
+  "DELETE /api/v1/users/:user_id": [200, 200, 400, 400, 400, 401, 400, 400, 401, 401, 401, 401],
+  "GET /api/v1/bots/:bot_id/deliveries": [200, 200, 200, 403, 403, 401, 403, 403, 401, 401, 401, 401],
 };
 
 interface Fixture {
@@ -117,6 +127,12 @@ interface Fixture {
   freshMessage: () => Promise<number>;
   hamletBot: number;
   n: number;
+  /** A new member (active or deactivated). */
+  throwawayUser: (active: boolean) => Promise<User>;
+  /** A new generic bot owned by hamlet (the member). */
+  throwawayBot: () => Promise<number>;
+  /** A new public stream with the owner and hamlet subscribed. */
+  throwawayStream: () => Promise<number>;
 }
 
 interface Request {
@@ -241,6 +257,29 @@ const CANONICAL: Record<string, (f: Fixture, caller: Caller) => Promise<Request>
   "GET /api/v1/integrations/:name": () => ({ path: "/api/v1/integrations/helloworld" }),
   "GET /api/v1/integrations/:name/fixtures/:fixture": () => ({
     path: "/api/v1/integrations/helloworld/fixtures/case:test_hello_message",
+  }),
+  // Lifecycle: each call on a throwaway account, bot or stream.
+  "DELETE /api/v1/users/:user_id": async (f) => ({
+    path: `/api/v1/users/${(await f.throwawayUser(true)).id}`,
+  }),
+  "PATCH /api/v1/users/:user_id": async (f) => ({
+    path: `/api/v1/users/${(await f.throwawayUser(true)).id}`,
+    params: { full_name: `Renamed ${f.n}` },
+  }),
+  "POST /api/v1/users/:user_id/reactivate": async (f) => ({
+    path: `/api/v1/users/${(await f.throwawayUser(false)).id}/reactivate`,
+  }),
+  "DELETE /api/v1/bots/:bot_id": async (f) => ({ path: `/api/v1/bots/${await f.throwawayBot()}` }),
+  "POST /api/v1/bots/:bot_id/api_key/regenerate": async (f) => ({
+    path: `/api/v1/bots/${await f.throwawayBot()}/api_key/regenerate`,
+  }),
+  "GET /api/v1/bots/:bot_id/deliveries": (f) => ({ path: `/api/v1/bots/${f.hamletBot}/deliveries` }),
+  "DELETE /api/v1/streams/:stream_id": async (f) => ({
+    path: `/api/v1/streams/${await f.throwawayStream()}`,
+  }),
+  "PATCH /api/v1/streams/:stream_id": async (f) => ({
+    path: `/api/v1/streams/${await f.throwawayStream()}`,
+    params: { description: "changed" },
   }),
   // Private-stream checks beyond the one canonical request per endpoint.
   "GET /api/v1/messages/:id (private stream)": (f) => ({ path: `/api/v1/messages/${f.secretMessage}` }),
@@ -368,6 +407,13 @@ beforeAll(async () => {
       );
       return (JSON.parse(res.text) as { queue_id: string }).queue_id;
     },
+    throwawayUser: async (active) => {
+      const u = await mk(`temp${++n}@zulip.com`, Role.MEMBER);
+      if (!active) await repo.setActive(u.id, false);
+      return u;
+    },
+    throwawayBot: async () => (await bot(1, `temp${++n}`)).id,
+    throwawayStream: () => createStream(server, `temp stream ${++n}`, [t.iago, t.hamlet]),
     freshMessage: () =>
       svc.messages.send(iago, { type: "stream", to: "Denmark", topic: "matrix", content: "fresh" }),
   };
@@ -420,7 +466,9 @@ describe("authorization matrix", () => {
         make !== undefined ? CALLERS : authenticated ? UNAUTHENTICATED : ["noKey"];
       for (const caller of callers) {
         const req =
-          make === undefined ? { path: key.split(" ")[1]!.replace(/[:*][a-z_]+/g, "1") } : await make(f, caller);
+          make === undefined
+            ? { path: key.split(" ")[1]!.replace(/[:*][a-z_]+/g, "1") }
+            : await make(f, caller);
         const res = await call(method, req, caller);
         observed[key][caller] = res.status;
         if (!MAY_SEE_SECRET.has(caller) && res.text.includes(SECRET))

@@ -477,4 +477,27 @@ export class MessagesRepo {
     for (const id of ids) if (await this.delete(id)) deleted.push(id);
     return deleted;
   }
+
+  /** Moves messages to another stream (and topic). */
+  async moveToStream(
+    ids: readonly number[],
+    streamId: number,
+    recipientId: number,
+    topic: string,
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.run(
+      `UPDATE messages SET stream_id = ?, recipient_id = ?, topic = ? WHERE id IN (${placeholders(ids.length)})`,
+      [streamId, recipientId, topic, ...ids],
+    );
+  }
+
+  /** Deletes the rows of these users for these messages (users who lost access). */
+  async deleteRows(messageIds: readonly number[], userIds: readonly number[]): Promise<void> {
+    if (messageIds.length === 0 || userIds.length === 0) return;
+    await this.db.run(
+      `DELETE FROM user_messages WHERE message_id IN (${placeholders(messageIds.length)}) AND user_id IN (${placeholders(userIds.length)})`,
+      [...messageIds, ...userIds],
+    );
+  }
 }

@@ -9,6 +9,7 @@ import { Flag } from "./flag-bits.js";
 import { buildHistory } from "./history.js";
 import type { MessageDeps } from "./ports.js";
 import { nowSeconds } from "./ports.js";
+import { moveToStream } from "./move.js";
 import { renderFor } from "./rendering.js";
 import { linkAttachments } from "./send.js";
 import type { EditHistoryEntry, EditRequest } from "./types.js";
@@ -21,6 +22,10 @@ export async function editMessage(
   req: EditRequest,
 ): Promise<void> {
   const { message } = await accessMessage(deps, editor, id);
+  if (req.streamId !== undefined && req.streamId !== message.streamId) {
+    await moveToStream(deps, editor, message, { ...req, streamId: req.streamId });
+    return;
+  }
   if (message.senderId !== editor.id && !(req.content === undefined && isAdmin(editor))) {
     throw new JsonableError("You don't have permission to edit this message");
   }

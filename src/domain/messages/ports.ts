@@ -24,7 +24,7 @@ export type StreamLookup = Pick<
 >;
 
 /** What the message use cases need of the users area. */
-export type UserLookup = Pick<UserService, "byId" | "byEmail" | "realm">;
+export type UserLookup = Pick<UserService, "byId" | "byEmail" | "realm" | "notificationBot">;
 
 /** What rendering needs of the user-groups area: the groups a message names, with members. */
 export interface GroupMentions {

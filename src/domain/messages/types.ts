@@ -33,6 +33,8 @@ export interface EditHistoryEntry {
   prev_rendered_content_version?: number;
   prev_topic?: string;
   topic?: string;
+  prev_stream?: number;
+  stream?: number;
 }
 
 /** A filter of a message range query (built from a narrow). */
@@ -164,6 +166,11 @@ export interface EditRequest {
   content?: string | undefined;
   topic?: string | undefined;
   propagateMode: PropagateMode;
+  /** Move to this stream (administrators; with the topic's other messages per propagateMode). */
+  streamId?: number | undefined;
+  /** Notification Bot notices (Zulip's defaults: old thread false, new thread true). */
+  sendNotificationToOldThread?: boolean | undefined;
+  sendNotificationToNewThread?: boolean | undefined;
 }
 
 /** Zulip's register `unread_msgs`. */

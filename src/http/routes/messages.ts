@@ -2,7 +2,7 @@ import Router from "@koa/router";
 import { JsonableError, RequestVariableInvalidError } from "../../errors.js";
 import type { Anchor, NarrowTerm, PropagateMode, SendInput } from "../../domain/messages/types.js";
 import type { Services } from "../../services.js";
-import { bool, checkInt, jsonList, optional, parseArgs, str, withAlias } from "../params.js";
+import { bool, checkInt, int, jsonList, optional, parseArgs, str, withAlias } from "../params.js";
 import type { Parser } from "../params.js";
 import { presentFetch } from "../presenters/messages.js";
 import type { AppContext, AppState } from "../state.js";
@@ -193,11 +193,17 @@ export function messagesRouter(services: Services): Router<AppState> {
       content: optional(str),
       topic: withAlias(optional(str), "subject"),
       propagate_mode: optional(propagateMode, "change_one"),
+      stream_id: optional(int),
+      send_notification_to_old_thread: optional(bool),
+      send_notification_to_new_thread: optional(bool),
     });
     await messages.edit(ctx.state.user, messageId(ctx), {
       content: args.content,
       topic: args.topic,
       propagateMode: args.propagate_mode,
+      streamId: args.stream_id,
+      sendNotificationToOldThread: args.send_notification_to_old_thread,
+      sendNotificationToNewThread: args.send_notification_to_new_thread,
     });
     ctx.body = success();
   });

@@ -148,5 +148,6 @@ describe("integration-url", () => {
       code: 1,
       output: "Unknown integration 'nosuch' (npx chat-server integrations lists them)",
     });
-  });
+    // Three real processes, each loading the CLI through tsx: slow on a loaded machine.
+  }, 90_000);
 });

@@ -102,6 +102,7 @@ const ENDPOINTS: EndpointSpec[] = [
   { method: "PATCH", path: "/realm/filters/{filter_id}" },
   { method: "DELETE", path: "/realm/filters/{filter_id}" },
   { method: "PATCH", path: "/settings" },
+  { method: "GET", path: "/realm/emoji" },
 ];
 
 /**
@@ -120,6 +121,8 @@ const UNDOCUMENTED = [
   "POST /external/{integration_name}",
   // Zulip 10.0 (feature level 340) replaced it by POST /user_groups/{id}/deactivate; Zulip 6 had it.
   "DELETE /user_groups/{user_group_id}",
+  // Zulip's legacy linkifier list (zulip-js filters.retrieve); no longer documented.
+  "GET /realm/filters",
 ];
 
 /** The notification settings of PATCH /settings/notifications (seed-api.md, "Update notification settings"). */

@@ -51,11 +51,16 @@ declare module "zulip-js" {
         update(params: Params & { message_id: number }): Promise<Response>;
         getById(params: Params & { message_id: number }): Promise<Response>;
         getHistoryById(params: { message_id: number }): Promise<Response>;
+        render(params: Params | string): Promise<Response>;
         deleteById(params: { message_id: number }): Promise<Response>;
         flags: { add(params: Params): Promise<Response>; remove(params: Params): Promise<Response> };
       };
       queues: { register(params?: Params): Promise<Response>; deregister(params: Params): Promise<Response> };
       events: { retrieve(params: Params): Promise<Response> };
+      typing: { send(params: Params & { to: number[] }): Promise<Response> };
+      emojis: { retrieve(params?: Params): Promise<Response> };
+      filters: { retrieve(params?: Params): Promise<Response> };
+      reactions: { add(params: Params): Promise<Response>; remove(params: Params): Promise<Response> };
     }
   }
 

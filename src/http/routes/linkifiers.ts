@@ -5,7 +5,10 @@ import { int, parseArgs, str } from "../params.js";
 import type { AppState } from "../state.js";
 import { success } from "../state.js";
 
-/** Linkifiers: GET /realm/linkifiers, POST /realm/filters, PATCH/DELETE /realm/filters/{filter_id}. */
+/**
+ * Linkifiers: GET /realm/linkifiers, GET (legacy) and POST /realm/filters, PATCH/DELETE
+ * /realm/filters/{filter_id}; and GET /realm/emoji (the realm's custom emoji: none yet).
+ */
 export function linkifiersRouter(services: Services): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1/realm" });
   const linkifiers = services.linkifiers;
@@ -13,6 +16,16 @@ export function linkifiersRouter(services: Services): Router<AppState> {
 
   router.get("/linkifiers", async (ctx) => {
     ctx.body = success({ linkifiers: (await linkifiers.list()).map(linkifierWire) });
+  });
+
+  // The legacy form zulip-js's filters.retrieve() reads: [pattern, url_template, id] triples.
+  router.get("/filters", async (ctx) => {
+    ctx.body = success({ filters: (await linkifiers.list()).map((l) => [l.pattern, l.urlTemplate, l.id]) });
+  });
+
+  // Custom emoji cannot be uploaded yet (docs/compat.md), so the realm has none.
+  router.get("/emoji", (ctx) => {
+    ctx.body = success({ emoji: {} });
   });
 
   router.post("/filters", async (ctx) => {

@@ -1,7 +1,7 @@
 /**
  * What the webhook pipeline does around the integrations' own answers, over HTTP: misconfigured
- * payloads told to the bot's owner (rate-limited), a message that names its stream, and the bot's
- * email written with %40 in HTTP Basic credentials.
+ * payloads told to the bot's owner (rate-limited), a message that names its stream, the bot's
+ * email written with %40 in HTTP Basic credentials, and a signature inside the payload.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import fs from "node:fs";
@@ -164,5 +164,55 @@ describe("HTTP Basic credentials", () => {
       body,
     });
     expect(res.status).toBe(401);
+  });
+});
+
+describe("a signature inside the payload (Dropbox Sign's event_hash)", () => {
+  // HMAC-SHA256 of "1348177752" + "callback_test" keyed with this API key, computed with Python's
+  // hmac module.
+  const apiKey = "dropbox-sign-api-key";
+  const good = "bc439bb905fe6c884ba842498c0299bf7fd0240c795a077b5dfa658eaebf0b60";
+  let bot: { apiKey: string };
+
+  beforeAll(async () => {
+    const res = await t.api.post("/api/v1/bots", {
+      as: t.users.iago,
+      params: {
+        full_name: "Signed HelloSign",
+        short_name: "signedhellosign",
+        bot_type: 2,
+        config_data: { hellosign_secret: apiKey },
+      },
+    });
+    expect(res.status).toBe(200);
+    bot = { apiKey: res.body.api_key as string };
+  });
+
+  async function callback(hash: string): Promise<{ status: number; body: unknown }> {
+    const event = { event_time: "1348177752", event_type: "callback_test", event_hash: hash };
+    const res = await fetch(`${t.url}/api/v1/external/hellosign?api_key=${bot.apiKey}&stream=docs`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ json: JSON.stringify({ event }) }).toString(),
+    });
+    return { status: res.status, body: await res.json() };
+  }
+
+  it("accepts the callback whose event_hash the bot's secret verifies", async () => {
+    expect(await callback(good)).toEqual({
+      status: 200,
+      body: { result: "success", msg: "Hello API Event Received" },
+    });
+  });
+
+  it("refuses a wrong event_hash with 401", async () => {
+    expect(await callback(good.replace(/^bc/, "00"))).toEqual({
+      status: 401,
+      body: {
+        result: "error",
+        msg: "Webhook signature verification failed.",
+        code: "INVALID_WEBHOOK_SIGNATURE",
+      },
+    });
   });
 });

@@ -38,6 +38,17 @@ describe("gogs: events the recorded cases do not show", () => {
     });
   });
 
+  it("reports a deleted branch and a deleted tag (newer Gogs versions)", () => {
+    expectFixture(gogs, dir, "delete__branch", {
+      topic: "test / feature",
+      body: "kostekIV deleted branch `feature`.",
+    });
+    expectFixture(gogs, dir, "delete__tag", {
+      topic: "test / v1.0",
+      body: "kostekIV deleted tag `v1.0`.",
+    });
+  });
+
   it("reports a published release", () => {
     expectFixture(gogs, dir, "release__published", {
       topic: "test / v1.0 First release",

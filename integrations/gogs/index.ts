@@ -2,7 +2,7 @@ import { defineIntegration, option, parse } from "../kit/index.js";
 import * as m from "./messages.js";
 
 /**
- * Gogs: POST /api/v1/external/gogs. The event is the `X-Gogs-Event` header; pushes, new
+ * Gogs: POST /api/v1/external/gogs. The event is the `X-Gogs-Event` header; deleted refs, pushes, new
  * branches, pull requests, issues, issue comments and releases are posted (see doc.md).
  */
 export default defineIntegration({
@@ -23,5 +23,6 @@ export default defineIntegration({
     issues: (p, ctx) => m.issues(p, ctx.customTopic !== undefined),
     issue_comment: (p, ctx) => m.issueComment(p, ctx.customTopic !== undefined),
     release: (p) => m.release(p),
+    delete: (p) => m.remove(p),
   },
 });

@@ -9,6 +9,7 @@ import {
   pushCommitsMessage,
   releaseEventMessage,
   releaseTopic,
+  removeBranchMessage,
   truncateTopic,
 } from "../kit/templates/git.js";
 import type { CommitData } from "../kit/templates/git.js";
@@ -69,6 +70,20 @@ export function create(p: Wild): WebhookMessage {
     branchTopic(repoName(p), ref),
     createBranchMessage(handle(p.get("sender")), `${repoUrl(p)}/src/${ref}`, ref),
   );
+}
+
+/**
+ * A deleted branch or tag (newer Gogs versions send `delete`): "kostekIV deleted branch
+ * `feature`." as in Zulip's current Gogs view, in the topic of the repository and the ref.
+ */
+export function remove(p: Wild): WebhookMessage {
+  const ref = p.get("ref").str();
+  const kind = p.get("ref_type").str() === "tag" ? "tag" : "branch";
+  const body =
+    kind === "branch"
+      ? removeBranchMessage(handle(p.get("sender"), "login"), `\`${ref}\``)
+      : `${handle(p.get("sender"), "login")} deleted tag \`${ref}\`.`;
+  return msg(branchTopic(repoName(p), ref), body);
 }
 
 export function pullRequest(p: Wild, includeTitle: boolean): WebhookMessage {

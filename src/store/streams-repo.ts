@@ -381,6 +381,19 @@ export class StreamsRepo {
       [userId, streamId, topic.toLowerCase(), topic, policy, now],
     );
   }
+
+  /** The user's muted topics with stream ids: [stream id, topic, date muted]. */
+  async mutedTopicRows(userId: number): Promise<{ streamId: number; topic: string; dateMuted: number }[]> {
+    const rows = await this.db.all<{ stream_id: number; topic: string; date_muted: number }>(
+      "SELECT stream_id, topic, date_muted FROM muted_topics WHERE user_id = ? ORDER BY date_muted, stream_id, topic_lower",
+      [userId],
+    );
+    return rows.map((r) => ({
+      streamId: Number(r.stream_id),
+      topic: r.topic,
+      dateMuted: Number(r.date_muted),
+    }));
+  }
 }
 
 /** The settings PATCH /streams/{id} and archiving change. */

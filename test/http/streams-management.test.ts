@@ -288,7 +288,13 @@ describe("POST /api/v1/user_topics", () => {
         params: { stream_id: denmark, topic: "castle", visibility_policy },
       });
     expect((await set(3)).body).toEqual(ok);
+    expect(await server.running.services.streams.userTopics(hamlet.id)).toEqual([
+      { stream_id: denmark, topic_name: "castle", last_updated: T0, visibility_policy: 3 },
+    ]);
     expect((await set(1)).body).toEqual(ok);
+    expect(await server.running.services.streams.userTopics(hamlet.id)).toEqual([
+      { stream_id: denmark, topic_name: "castle", last_updated: T0, visibility_policy: 1 },
+    ]);
     expect((await set(0)).body).toEqual(ok);
     const topicEvent = (policy: number) => ({
       event: {

@@ -101,6 +101,29 @@ export class StreamService extends StreamAccess {
     return updateUserTopic(this.deps, user, args);
   }
 
+  /**
+   * Register's `user_topics`: muted topics (policy 1) and followed (3) or unmuted (2) ones, oldest
+   * change first, as Zulip's UserTopic objects.
+   */
+  async userTopics(
+    userId: number,
+  ): Promise<{ stream_id: number; topic_name: string; last_updated: number; visibility_policy: number }[]> {
+    const repo = this.deps.store.read.streams;
+    const muted = (await repo.mutedTopicRows(userId)).map((r) => ({
+      stream_id: r.streamId,
+      topic_name: r.topic,
+      last_updated: r.dateMuted,
+      visibility_policy: 1,
+    }));
+    const others = (await repo.topicPolicies(userId)).map((r) => ({
+      stream_id: r.streamId,
+      topic_name: r.topic,
+      last_updated: r.lastUpdated,
+      visibility_policy: r.policy,
+    }));
+    return [...muted, ...others].sort((a, b) => a.last_updated - b.last_updated || a.stream_id - b.stream_id);
+  }
+
   /** PATCH /streams/{id} (see manage.ts). */
   async updateStream(actor: User, streamId: number, changes: StreamChanges): Promise<void> {
     return updateStream(this.deps, actor, streamId, changes);

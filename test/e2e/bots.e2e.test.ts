@@ -218,7 +218,7 @@ describe("bots end to end (real processes)", () => {
       );
     }
     await botServer.stop();
-  });
+  }, 90_000); // several processes start (tsx compiles each): slow on a busy machine
 
   it("answers through an embedded bot inside the chat server", async () => {
     const res = await api.post("/api/v1/bots", {
@@ -271,5 +271,5 @@ describe("bots end to end (real processes)", () => {
         "helloworld-bot@example.com",
       ),
     );
-  });
+  }, 90_000); // several processes start (tsx compiles each): slow on a busy machine
 });

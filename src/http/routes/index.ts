@@ -4,6 +4,7 @@ import type { AppState } from "../state.js";
 import { authRouter } from "./auth.js";
 import { botStorageRouter } from "./bot-storage.js";
 import { deliveriesRouter } from "./deliveries.js";
+import { templatePreviewRouter } from "./template-preview.js";
 import { eventsRouter } from "./events.js";
 import { externalRouter } from "./external.js";
 import { flagsRouter } from "./flags.js";
@@ -55,5 +56,6 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     userSettingsRouter(services),
     integrationDocsRouter(services),
     deliveriesRouter(services),
+    templatePreviewRouter(services),
   ];
 }

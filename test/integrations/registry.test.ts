@@ -78,7 +78,6 @@ const UNSIGNED: Readonly<Record<string, string>> = {
   teamcity: "the tcWebHooks plugin sends no signature",
   thinkst: "Thinkst Canary webhooks carry no signature",
   template: "any service posts to it; the sender is authenticated by the API key in the URL only",
-  template: "any service posts to it; the sender is authenticated by the API key in the URL only",
   travis:
     "Travis signs with its private RSA key (public-key verification), not a shared secret the kit's schemes check",
   updown: "updown.io webhooks carry no signature",

@@ -3,7 +3,7 @@
  * importing the kit as the package export `zulip-compatible-chat/bots`, run by bin/botserver.js
  * from `bot = ./path` in the config or `--bot-path` with `--bot-name`.
  */
-import { afterEach, describe, expect, it } from "@jest/globals";
+import { afterEach, describe, expect, it, jest } from "@jest/globals";
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
@@ -15,6 +15,9 @@ import { ConfigError, parseBotServerConfig } from "./config.js";
 import { startBotServer } from "./start.js";
 import { startFakeChatApi } from "./testing/fake-chat-api.js";
 import type { FakeChatApi } from "./testing/fake-chat-api.js";
+
+// Real processes start here (tsx compiles each): slow on a busy machine.
+jest.setTimeout(60_000);
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BIN = path.join(ROOT, "bin", "botserver.js");

@@ -2,7 +2,7 @@
  * Operating the bot server: GET /health, GET /metrics (Prometheus), SIGHUP reload of the config
  * (valid and invalid), --log-format json, GET / still 405. Real processes for the signal and logs.
  */
-import { afterEach, describe, expect, it } from "@jest/globals";
+import { afterEach, describe, expect, it, jest } from "@jest/globals";
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -16,6 +16,9 @@ import { startBotServer } from "./start.js";
 import type { RunningBotServer } from "./start.js";
 import { startFakeChatApi } from "./testing/fake-chat-api.js";
 import type { FakeChatApi } from "./testing/fake-chat-api.js";
+
+// Real processes start here (tsx compiles each): slow on a busy machine.
+jest.setTimeout(60_000);
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BIN = path.join(ROOT, "bin", "botserver.js");

@@ -3,7 +3,7 @@
  * client (no outgoing webhook, no bot server), answers a mention, and keeps answering after the chat
  * server restarts (its queue is gone: BAD_EVENT_QUEUE_ID, so it registers a new one).
  */
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,6 +13,9 @@ import type { ApiClient, Credentials } from "../helpers/client.js";
 import { runProcess, startProcess } from "../helpers/process.js";
 import type { RunningProcess } from "../helpers/process.js";
 import { EventQueue, freePort } from "./e2e-helpers.js";
+
+// Real processes start here (tsx compiles each): slow on a busy machine.
+jest.setTimeout(60_000);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "run-bot-e2e-"));
 const processes: RunningProcess[] = [];

@@ -3,9 +3,12 @@
  * authentication, with a stack logged; a bad character class or a pathological pattern in a
  * webhook's only_events was a 500 or froze the server.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { startTestServer } from "../helpers/test-server.js";
 import type { TestServer } from "../helpers/test-server.js";
+
+// Real servers and scrypt on a machine shared with other work: generous time limits.
+jest.setTimeout(120_000);
 
 let server: TestServer;
 beforeAll(async () => {

@@ -2,10 +2,13 @@
  * Defect 4 (issue 11): fetch_api_key ran scryptSync on the event loop, so wrong passwords stalled
  * every client; failed sign-ins were limited per username only.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { hashPassword, verifyPassword } from "../../src/domain/users/secrets.js";
 import { startTestServer } from "../helpers/test-server.js";
 import type { TestServer } from "../helpers/test-server.js";
+
+// Real servers and scrypt on a machine shared with other work: generous time limits.
+jest.setTimeout(120_000);
 
 describe("defect 4: password checks off the event loop", () => {
   it("lets the event loop turn while a password is checked", async () => {

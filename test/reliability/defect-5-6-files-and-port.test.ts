@@ -101,7 +101,7 @@ describe("defect 6: a first start on a busy port", () => {
     const [, url] = await second.waitFor(/listening on (http:\/\/\S+)/);
     expect(second.output()).toMatch(/Owner password \(shown once\): \S+/);
     expect(fs.readFileSync(path.join(dataDir, "zuliprc"), "utf8")).toContain(`\nsite=${url}\n`);
-  });
+  }, 120_000);
 });
 
 describe("defect 5: secrets at rest are not world-readable, whatever the umask", () => {
@@ -137,5 +137,5 @@ describe("defect 5: secrets at rest are not world-readable, whatever the umask",
     const again = chatServer(["botserverrc", "--zuliprc", path.join(dataDir, "zuliprc"), "--output", rc]);
     expect(await again.exited).toBe(0);
     expect(mode(rc)).toBe("600");
-  });
+  }, 120_000);
 });

@@ -4,7 +4,7 @@
  * attempt of one delivery now carries the same id in the X-Delivery-Id header and the
  * payload's `delivery_id`, so receivers can deduplicate.
  */
-import { afterEach, describe, expect, it } from "@jest/globals";
+import { afterEach, describe, expect, it, jest } from "@jest/globals";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,6 +14,9 @@ import { ManualClock } from "../../src/clock.js";
 import { defaultConfig } from "../../src/config.js";
 import { silentLogger } from "../../src/logger.js";
 import { startServer } from "../../src/server.js";
+
+// Real servers and scrypt on a machine shared with other work: generous time limits.
+jest.setTimeout(120_000);
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

@@ -3,11 +3,14 @@
  * Also: API keys are found by a non-secret lookup id (migration 007) and keep working for rows
  * written before it.
  */
-import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { afterEach, beforeEach, describe, expect, it, jest } from "@jest/globals";
 import { apiKeyLookupId, UsersRepo } from "../../src/store/users-repo.js";
 import { startTestServer } from "../helpers/test-server.js";
 import type { TestServer } from "../helpers/test-server.js";
 import { freshPostgresSchema, postgresAvailable } from "../helpers/postgres.js";
+
+// Real servers and scrypt on a machine shared with other work: generous time limits.
+jest.setTimeout(120_000);
 
 let server: TestServer;
 afterEach(() => server.close());

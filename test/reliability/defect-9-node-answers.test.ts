@@ -4,11 +4,14 @@
  * a client too slow to send its headers gets a JSON 408, and the per-IP cap of requests without
  * credentials answers 429.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import net from "node:net";
 import { defaultConfig } from "../../src/config.js";
 import { startTestServer } from "../helpers/test-server.js";
 import type { TestServer } from "../helpers/test-server.js";
+
+// Real servers and scrypt on a machine shared with other work: generous time limits.
+jest.setTimeout(120_000);
 
 let server: TestServer;
 beforeAll(async () => {

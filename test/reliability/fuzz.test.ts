@@ -345,7 +345,7 @@ describe("fuzz: every route of the app", () => {
       expect(routes.length).toBeGreaterThan(40);
       const names = argumentNames();
       const integrationNames = integrations.map((i) => i.name);
-      const probes = routeProbes(routes, names, 2500 * runs);
+      const probes = routeProbes(routes, names, 2000 * runs);
       for (const [i, p] of probes.entries()) {
         const route = routes[p.route]!;
         const method = p.method ?? route.methods[i % route.methods.length] ?? "GET";

@@ -7,6 +7,7 @@ import { startTestServer } from "../helpers/test-server.js";
 import type { TestServer, TestUser } from "../helpers/test-server.js";
 import { createStream, recordEvents, send, T0 } from "./message-helpers.js";
 import { startMessagingServer } from "./message-helpers.js";
+import type { MessagingServer } from "./message-helpers.js";
 
 let server: TestServer;
 
@@ -217,6 +218,32 @@ describe("GET /user_uploads/… (who may see an upload)", () => {
     ]);
     const unknown = await download(server.users.hamlet, "/user_uploads/1/ab/AAAAAAAAAAAAAAAAAAAAAAAA/a.txt");
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe("GET /api/v1/user_uploads/{realm_id}/{filename} (temporary URLs)", () => {
+  it("gives a user who may see the file a URL that works without credentials for 60 seconds", async () => {
+    const { hamlet, othello } = server.users;
+    const { body } = await upload(hamlet, [{ name: "memo.txt", bytes: Buffer.from("memo") }]);
+    const pathId = (body["url"] as string).slice("/user_uploads/".length);
+    const res = await server.api.get(`/api/v1/user_uploads/${pathId}`, { as: hamlet });
+    expect(res.body).toEqual({
+      result: "success",
+      msg: "",
+      url: expect.stringMatching(/^\/user_uploads\/temporary\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}\/memo\.txt$/),
+    });
+    const url = res.body.url as string;
+    const file = await download(undefined, url);
+    expect([file.status, await file.text()]).toEqual([200, "memo"]);
+    const tampered = await download(undefined, url.replace(/\.([A-Za-z0-9_-])/, ".x$1"));
+    expect(tampered.status).toBe(404);
+    const denied = await server.api.get(`/api/v1/user_uploads/${pathId}`, { as: othello });
+    expect([denied.status, denied.body]).toEqual([
+      404,
+      { result: "error", msg: "File not found", code: "BAD_REQUEST" },
+    ]);
+    (server as MessagingServer).clock.advance(61_000);
+    expect((await download(undefined, url)).status).toBe(404);
   });
 });
 

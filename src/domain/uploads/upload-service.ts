@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import type { Clock } from "../../clock.js";
 import { JsonableError } from "../../errors.js";
 import type { StoredAttachment } from "../../store/attachments-repo.js";
@@ -57,7 +58,54 @@ export class UploadNotFoundError extends JsonableError {
  * and to users who may read a message linking them, listing and deleting one's own.
  */
 export class UploadService {
+  /** Signs temporary URLs; per process, so a URL is honoured by the process that issued it. */
+  private readonly urlSecret = crypto.randomBytes(32);
+
   constructor(private readonly deps: UploadServiceDeps) {}
+
+  /** Seconds a temporary URL stays valid (Zulip's 60). */
+  static readonly TEMPORARY_URL_SECONDS = 60;
+
+  /**
+   * GET /user_uploads/{realm_id}/{filename} (API): a URL that serves the file without
+   * authentication for 60 seconds, for a user who may see the file.
+   */
+  async temporaryUrl(user: User, pathId: string): Promise<string> {
+    const attachment = await this.deps.store.read.attachments.byPathId(pathId);
+    if (attachment === undefined || !(await this.mayRead(user, attachment))) throw new UploadNotFoundError();
+    const expires = Math.floor(this.deps.clock.now() / 1000) + UploadService.TEMPORARY_URL_SECONDS;
+    const payload = Buffer.from(JSON.stringify([attachment.pathId, expires])).toString("base64url");
+    return `/user_uploads/temporary/${payload}.${this.sign(payload)}/${encodeURIComponent(attachment.fileName)}`;
+  }
+
+  /** Serves a temporary URL's file while its signature holds and it has not expired. */
+  async serveTemporary(token: string): Promise<ServedFile> {
+    const [payload = "", signature = ""] = token.split(".");
+    const expected = this.sign(payload);
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !crypto.timingSafeEqual(given, Buffer.from(expected))) {
+      throw new UploadNotFoundError();
+    }
+    const [pathId, expires] = JSON.parse(Buffer.from(payload, "base64url").toString()) as [string, number];
+    if (Math.floor(this.deps.clock.now() / 1000) > expires) throw new UploadNotFoundError();
+    return this.load(await this.deps.store.read.attachments.byPathId(pathId));
+  }
+
+  private sign(payload: string): string {
+    return crypto.createHmac("sha256", this.urlSecret).update(payload).digest("base64url");
+  }
+
+  private async load(attachment: StoredAttachment | undefined): Promise<ServedFile> {
+    if (attachment === undefined) throw new UploadNotFoundError();
+    const bytes = await this.deps.storage.get(attachment.storageKey);
+    if (bytes === undefined) throw new UploadNotFoundError();
+    return {
+      bytes,
+      contentType: attachment.contentType,
+      fileName: attachment.fileName,
+      inline: isInline(attachment.contentType),
+    };
+  }
 
   get maxFileUploadMib(): number {
     return this.deps.maxFileUploadMib;
@@ -102,14 +150,7 @@ export class UploadService {
   async serve(user: User, pathId: string): Promise<ServedFile> {
     const attachment = await this.deps.store.read.attachments.byPathId(pathId);
     if (attachment === undefined || !(await this.mayRead(user, attachment))) throw new UploadNotFoundError();
-    const bytes = await this.deps.storage.get(attachment.storageKey);
-    if (bytes === undefined) throw new UploadNotFoundError();
-    return {
-      bytes,
-      contentType: attachment.contentType,
-      fileName: attachment.fileName,
-      inline: isInline(attachment.contentType),
-    };
+    return this.load(attachment);
   }
 
   private async mayRead(user: User, attachment: StoredAttachment): Promise<boolean> {

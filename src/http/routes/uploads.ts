@@ -109,7 +109,10 @@ function attachmentId(ctx: AppContext): number {
   return Number(raw);
 }
 
-/** POST /user_uploads, GET /attachments, DELETE /attachments/{id} (behind API authentication). */
+/**
+ * POST /user_uploads, GET /user_uploads/{realm_id}/{filename} (a temporary URL), GET /attachments,
+ * DELETE /attachments/{id} (behind API authentication).
+ */
 export function uploadsRouter(services: Services): Router<AppState> {
   const { uploads } = services;
   const router = new Router<AppState>({ prefix: "/api/v1" });
@@ -121,6 +124,12 @@ export function uploadsRouter(services: Services): Router<AppState> {
     const [part] = parts;
     const result = await uploads.upload(ctx.state.user, { name: part!.name, bytes: part!.bytes });
     ctx.body = success({ uri: result.url, url: result.url, filename: result.fileName });
+  });
+
+  router.get("/user_uploads/:realm_id/*path", async (ctx) => {
+    const params = ctx.params as Record<string, string | undefined>;
+    const pathId = `${params["realm_id"] ?? ""}/${params["path"] ?? ""}`;
+    ctx.body = success({ url: await uploads.temporaryUrl(ctx.state.user, pathId) });
   });
 
   router.get("/attachments", async (ctx) => {
@@ -138,18 +147,24 @@ export function uploadsRouter(services: Services): Router<AppState> {
 
 /**
  * GET /user_uploads/{path}: the file itself, to a signed-in browser (session cookie) or an API
- * client (Basic auth), if that user may see it. Types a browser could run are downloads; nothing
+ * client (Basic auth), if that user may see it, or to anyone holding a temporary URL. Types a browser could run are downloads; nothing
  * is sniffed by the browser.
  */
 export function uploadFilesRouter(services: Services): Router<AppState> {
   const router = new Router<AppState>();
   const basic = basicAuth(services.users);
   router.get("/user_uploads/*path", async (ctx) => {
-    const session = await sessionOf(ctx, services.sessions);
-    if (session !== undefined) ctx.state.user = session.user;
-    else await basic(ctx, () => Promise.resolve());
     const pathId = (ctx.params as Record<string, string | undefined>)["path"] ?? "";
-    const file = await services.uploads.serve(ctx.state.user, pathId);
+    let file;
+    if (pathId.startsWith("temporary/")) {
+      // A temporary URL (60 s) needs no credentials: its signature is the authorization.
+      file = await services.uploads.serveTemporary(pathId.split("/")[1] ?? "");
+    } else {
+      const session = await sessionOf(ctx, services.sessions);
+      if (session !== undefined) ctx.state.user = session.user;
+      else await basic(ctx, () => Promise.resolve());
+      file = await services.uploads.serve(ctx.state.user, pathId);
+    }
     ctx.set("Content-Type", file.contentType);
     ctx.set("Content-Disposition", contentDisposition(file.inline, file.fileName));
     ctx.set("X-Content-Type-Options", "nosniff");

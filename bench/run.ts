@@ -22,6 +22,7 @@ import type { ChildHandle } from "./lib/rpc.js";
 import { now, round, summarizeNs } from "./lib/stats.js";
 import { webBench } from "./web.js";
 import { botsBench } from "./bots.js";
+import { scaleBench } from "./scale.js";
 import { searchAndUploadBench } from "./search.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -593,6 +594,11 @@ async function main(): Promise<void> {
   // Real chat-server and bot-server processes take ~15 s even in --quick: there only with --only bots.
   if (!QUICK || ONLY !== undefined) {
     await guarded("bots", ["sustainedMentionsPerSec", "burstDrainSec"], () => botsBench(QUICK));
+  await guarded(
+    "scale",
+    ["oneWorkerMessagesPerSec", "twoWorkersMessagesPerSec", "crossProcessSendToEventP50Ms"],
+    () => scaleBench(QUICK),
+  );
   }
   await guarded("search", ["p50Ms", "p99Ms"], async () => {
     const r = await searchAndUploadBench(QUICK);
@@ -665,6 +671,9 @@ function printTable(result: {
   add("fan-out to every queue p50", "fanout", "p50Ms", "ms");
   add("fan-out max", "fanout", "maxMs", "ms");
   add("fan-out send latency p50", "fanout", "sendP50Ms", "ms");
+  add("PG+Redis, 1 worker: messages", "scale", "oneWorkerMessagesPerSec", "msg/s");
+  add("PG+Redis, 2 workers: messages", "scale", "twoWorkersMessagesPerSec", "msg/s");
+  add("send→event across processes p50", "scale", "crossProcessSendToEventP50Ms", "ms");
   add("idle queue (RSS)", "idleQueues", "bytesPerQueue", "B/queue");
   add("idle queue (V8 heap)", "idleQueues", "heapBytesPerQueue", "B/queue");
   add("bot round trip p50", "bot", "roundTripP50Ms", "ms");

@@ -7,6 +7,7 @@ import { silentLogger } from "../../src/logger.js";
 import { startServer } from "../../src/server.js";
 import type { RunningServer } from "../../src/server.js";
 import { apiClient } from "./client.js";
+import { freshPostgresRedis, wantsPostgresRedis } from "./stack.js";
 import type { ApiClient, Credentials } from "./client.js";
 
 export interface TestUser extends Credentials {
@@ -43,6 +44,7 @@ function asTestUser(u: User): TestUser {
 export async function startTestServer(
   opts: { config?: Partial<ServerConfig>; clock?: Clock } = {},
 ): Promise<TestServer> {
+  const stack = wantsPostgresRedis(opts.config) ? await freshPostgresRedis() : undefined;
   const config = defaultConfig({
     port: 0,
     dataDir: ":memory:",
@@ -53,6 +55,7 @@ export async function startTestServer(
     botDomain: "zulip.com",
     rateLimit: null,
     logLevel: "silent",
+    ...(stack?.config ?? {}),
     ...(opts.config ?? {}),
   });
   const running = await startServer(config, {
@@ -92,6 +95,9 @@ export async function startTestServer(
       polonius: asTestUser(polonius),
       webhookBot: asTestUser(webhookBot),
     },
-    close: () => running.close(),
+    close: async () => {
+      await running.close();
+      await stack?.drop();
+    },
   };
 }

@@ -1,0 +1,33 @@
+import { Redis } from "ioredis";
+import type { ServerConfig } from "../../src/config.js";
+import { freshPostgresSchema } from "./postgres.js";
+import { REDIS_URL, dropRedisPrefix, freshRedisPrefix } from "./redis.js";
+
+/**
+ * `TEST_STACK=postgres-redis npm test -- …` runs the test servers (test-server.ts) on PostgreSQL +
+ * Redis instead of SQLite in memory: each server gets a fresh schema and a fresh Redis prefix,
+ * dropped when it closes. Tests that set their own `databaseUrl` keep it.
+ */
+export function wantsPostgresRedis(config: Partial<ServerConfig> | undefined): boolean {
+  return process.env["TEST_STACK"] === "postgres-redis" && config?.databaseUrl === undefined;
+}
+
+export async function freshPostgresRedis(): Promise<{
+  config: Partial<ServerConfig>;
+  drop(): Promise<void>;
+}> {
+  const schema = await freshPostgresSchema();
+  const prefix = freshRedisPrefix();
+  let dropped = false;
+  return {
+    config: { databaseUrl: schema.url, redisUrl: REDIS_URL, redisPrefix: prefix },
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      await schema.drop();
+      const redis = new Redis(REDIS_URL);
+      await dropRedisPrefix(redis, prefix);
+      redis.disconnect();
+    },
+  };
+}

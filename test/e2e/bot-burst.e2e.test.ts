@@ -94,7 +94,7 @@ describe("a burst of mentions through the chat server to the bot server (real pr
     const queue = await EventQueue.register(api, owner);
     const started = performance.now();
     // The burst: 8 senders in parallel, mentions spread over 4 topics.
-    const sent: { topic: string; text: string }[] = [];
+    const sent: { topic: string; text: string; id: number }[] = [];
     let next = 0;
     await Promise.all(
       Array.from({ length: 8 }, async () => {
@@ -108,7 +108,7 @@ describe("a burst of mentions through the chat server to the bot server (real pr
             skipSchemaCheck: true,
           });
           if (res.status !== 200) throw new Error(`send failed: ${res.text}`);
-          sent.push({ topic, text, ...{ id: res.body.id as number } });
+          sent.push({ topic, text, id: res.body.id as number });
         }
       }),
     );
@@ -124,7 +124,7 @@ describe("a burst of mentions through the chat server to the bot server (real pr
     expect(replies.filter((r) => !r.content.startsWith("Encrypted/Decrypted text: "))).toEqual([]);
     expect(replies.length).toBe(MENTIONS);
     // In order per topic: the replies of each topic follow the order of the mentions' ids.
-    const byId = [...sent].sort((a, b) => (a as { id: number }).id - (b as { id: number }).id);
+    const byId = [...sent].sort((a, b) => a.id - b.id);
     for (const topic of TOPICS) {
       const expected = byId
         .filter((s) => s.topic === topic)

@@ -20,6 +20,9 @@ export function streamWire(stream: Stream): Record<string, unknown> {
     first_message_id: stream.firstMessageId,
     is_announcement_only: stream.isAnnouncementOnly,
     stream_weekly_traffic: null,
+    // Who may unsubscribe others: the administrators' system group (Zulip's default; see
+    // src/domain/user-groups/user-groups-service.ts, SystemGroup.ADMINISTRATORS).
+    can_remove_subscribers_group: 2,
   };
 }
 

@@ -31,12 +31,8 @@ async function start(): Promise<TestServer> {
   return server;
 }
 
-/**
- * The `streams` section (BasicChannel, from the streams area) lacks fields Zulip's schema requires
- * (can_remove_subscribers_group, new in FL142, and newer ones): see streams.test.ts. Responses that
- * contain it skip the schema check; every other section is checked.
- */
-const STREAMS_SCHEMA_GAP = { skipSchemaCheck: true };
+/** The `streams` section is checked against Zulip's schema like every other (it has can_remove_subscribers_group). */
+const STREAMS_SCHEMA_GAP = { skipSchemaCheck: false };
 
 /** POST /register (the shared client also checks the body against Zulip's OpenAPI schema). */
 async function register(
@@ -407,6 +403,7 @@ describe("POST /api/v1/register", () => {
       first_message_id: null,
       is_announcement_only: false,
       stream_weekly_traffic: null,
+      can_remove_subscribers_group: 2,
     };
     expect(
       await register(

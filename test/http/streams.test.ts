@@ -8,9 +8,9 @@ import type { TestServer } from "../helpers/test-server.js";
 const T0 = Date.UTC(2026, 0, 1);
 const NOW = 1767225600;
 const SUBS = "/api/v1/users/me/subscriptions";
-// Zulip's schema (FL142+) requires `can_remove_subscribers_group`, the id of a user group; this
-// server has no user groups yet, so stream objects leave it out and these responses skip the check.
-const STREAMS_SCHEMA_GAP = { skipSchemaCheck: true };
+// Stream objects carry `can_remove_subscribers_group` (the administrators' system group), which
+// Zulip's schema requires from FL142, so these responses are checked like every other.
+const STREAMS_SCHEMA_GAP = { skipSchemaCheck: false };
 
 let s: TestServer;
 beforeEach(async () => {
@@ -39,6 +39,7 @@ const GENERAL = {
   first_message_id: null,
   is_announcement_only: false,
   stream_weekly_traffic: null,
+  can_remove_subscribers_group: 2,
 };
 const DENMARK = { ...GENERAL, stream_id: 2, name: "Denmark", description: "", rendered_description: "" };
 const SECRET = {

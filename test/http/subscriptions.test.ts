@@ -17,9 +17,9 @@ afterEach(() => s.close());
 
 const SUBS = "/api/v1/users/me/subscriptions";
 
-// Zulip's schema (FL142+) requires `can_remove_subscribers_group`, the id of a user group; this
-// server has no user groups yet, so stream objects leave it out and these responses skip the check.
-const STREAMS_SCHEMA_GAP = { skipSchemaCheck: true };
+// Stream objects carry `can_remove_subscribers_group` (the administrators' system group), which
+// Zulip's schema requires from FL142, so these responses are checked like every other.
+const STREAMS_SCHEMA_GAP = { skipSchemaCheck: false };
 
 /** Records the events published from now on, except `message` events (the messages service's). */
 function recordEvents(): { event: ZulipEvent; to: number[] }[] {
@@ -57,6 +57,7 @@ function stream(fields: Record<string, unknown>): Record<string, unknown> {
     first_message_id: null,
     is_announcement_only: false,
     stream_weekly_traffic: null,
+    can_remove_subscribers_group: 2,
     ...fields,
   };
 }

@@ -4,6 +4,8 @@ import type { RedisBackend } from "./redis/connection.js";
 import { RedisEventQueueStore } from "./redis/redis-queue-store.js";
 import { RedisRateLimitStore } from "./redis/redis-rate-limit.js";
 import type { RateLimitStore } from "../http/rate-limit-store.js";
+import { redisOnceEvery } from "./once-every.js";
+import type { OnceEvery } from "./once-every.js";
 
 /**
  * What several server processes share when the server runs with `--redis` (docs/deploy.md).
@@ -15,6 +17,8 @@ export interface SharedState {
   queueStore?: EventQueueStore | undefined;
   /** The API rate limit's window (one limit per user whichever process answers). */
   rateLimitStore?: RateLimitStore | undefined;
+  /** "Once a minute" gates shared by every process (owner notifications of incoming webhooks). */
+  onceEvery?: OnceEvery | undefined;
 }
 
 /** How long a recorded long poll protects its queue from GC: two heartbeats and some slack. */
@@ -29,5 +33,10 @@ export async function redisSharedState(redis: RedisBackend, config: ServerConfig
     waiterLeaseMs: waiterLeaseMs(config),
   });
   await queueStore.subscribe();
-  return { redis, queueStore, rateLimitStore: new RedisRateLimitStore(redis.client, redis.prefix) };
+  return {
+    redis,
+    queueStore,
+    rateLimitStore: new RedisRateLimitStore(redis.client, redis.prefix),
+    onceEvery: redisOnceEvery(redis.client, redis.prefix),
+  };
 }

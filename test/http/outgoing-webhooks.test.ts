@@ -31,6 +31,7 @@ interface Answer {
   hang?: boolean;
   /** Close the connection without answering. */
   reset?: boolean;
+  headers?: Record<string, string>;
 }
 
 /** An outgoing-webhook endpoint on port 0 that records requests and answers as told. */
@@ -59,7 +60,7 @@ class FakeBotEndpoint {
           req.socket.destroy();
           return;
         }
-        res.writeHead(answer.status ?? 200, { "content-type": "application/json" });
+        res.writeHead(answer.status ?? 200, { "content-type": "application/json", ...answer.headers });
         res.end(answer.body ?? "");
       });
     });
@@ -695,6 +696,39 @@ describe("outgoing webhooks: retries", () => {
     ]);
     expect(await s.server.running.services.outgoing.jobs()).toEqual([]);
   });
+
+  it.each([503, 429])(
+    "retries after Retry-After when the bot server answers %i (busy), with no failure notice",
+    async (status) => {
+      const s = await setup();
+      let calls = 0;
+      s.endpoint.answer = () =>
+        ++calls === 1
+          ? { status, headers: { "retry-after": "5" }, body: '{"msg":"queue full"}' }
+          : { body: JSON.stringify({ content: "answered later" }) };
+      await sendStream(s, s.server.users.hamlet, "@**Outgoing Bot** hi");
+      expect(calls).toBe(1);
+      const outgoing = s.server.running.services.outgoing;
+      // The backoff alone would retry after 1 s; Retry-After asks for 5 s.
+      s.clock.advance(1000);
+      expect(await outgoing.tick()).toBe(0);
+      s.clock.advance(4000);
+      expect(await outgoing.tick()).toBe(1);
+      expect(calls).toBe(2);
+      expect(await messagesAfter(s, 1)).toEqual([
+        {
+          id: 2,
+          sender_id: 8,
+          stream_id: 2,
+          topic: "castle",
+          pm_key: null,
+          content: "answered later",
+          client: "OutgoingWebhookResponse",
+        },
+      ]);
+      expect(await outgoing.jobs()).toEqual([]);
+    },
+  );
 
   it("times requests out after the configured time, retries, and reports the timeout", async () => {
     const s = await setup({ config: { timeoutSeconds: 0.2, maxAttempts: 2 } });

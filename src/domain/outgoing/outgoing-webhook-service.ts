@@ -39,6 +39,10 @@ import {
   timedOut,
 } from "./texts.js";
 import type { OwnerNoticeDetails } from "./texts.js";
+import { CONNECTION_CODES, DELIVERY_ID_HEADER, RETRYABLE_STATUSES, deliveryId } from "./attempt.js";
+import type { Attempt } from "./attempt.js";
+
+export { DELIVERY_ID_HEADER, deliveryId } from "./attempt.js";
 import { serviceBotTriggers } from "./triggers.js";
 
 export interface OutgoingWebhookDeps {
@@ -66,36 +70,6 @@ export interface OutgoingWebhookDeps {
 /** Extra time a claimed job stays invisible after its request timeout (then it is due again). */
 const LEASE_GRACE_MS = 30_000;
 const BATCH = 100;
-const CONNECTION_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EPIPE",
-  "ECONNABORTED",
-]);
-
-/** The header naming a delivery; the same value is the payload's `delivery_id` field. */
-export const DELIVERY_ID_HEADER = "X-Delivery-Id";
-
-/**
- * A delivery's stable id: `<message id>.<job id>`. One job per message, bot and service, kept in
- * the database until delivered, so every attempt (retries, and re-sends after a crash or restart
- * mid-delivery) carries the same id, and two deliveries never share one.
- */
-export function deliveryId(job: { id: number; messageId: number }): string {
-  return `${job.messageId}.${job.id}`;
-}
-
-/** How one HTTP attempt ended. */
-type Attempt =
-  | { kind: "response"; status: number; body: Buffer }
-  | { kind: "timeout" }
-  | { kind: "connection"; reason: string }
-  | { kind: "exception"; name: string; message: string }
-  | { kind: "aborted" };
 
 /**
  * Outgoing webhooks (bot_type 3) and embedded bots (bot_type 4), as Zulip runs them
@@ -104,7 +78,7 @@ type Attempt =
  * Durable: when a message triggers a bot, one job per bot service is written to
  * `outgoing_webhook_jobs` right after the message commits (inside `messages.onSent`, before the
  * sender gets its answer), then delivered at once. A job is deleted once delivered; timeouts and
- * connection errors are retried with exponential backoff (`retryDelayMs` · 2^(n−1), capped) up to
+ * connection errors (and 429/503 answers, honouring Retry-After) are retried with exponential backoff (`retryDelayMs` · 2^(n−1), capped) up to
  * `maxAttempts`/`maxAgeMs`, then the bot posts "Failure! Bot is unavailable" and tells its owner.
  * A job left by a stopped process (pending, or claimed when it died) is resumed by the worker.
  *
@@ -314,6 +288,20 @@ export class OutgoingWebhookService {
         await this.repo.release(job.id, this.deps.clock.now());
         return;
       case "response":
+        if (RETRYABLE_STATUSES.has(attempt.status)) {
+          // The receiver is busy (the bot server's full queue answers 503): deliver later, not a failure.
+          this.deps.logger.info(
+            `Trigger event ${command} on ${service.name} answered ${attempt.status}. Retrying`,
+          );
+          await this.retryOrGiveUp(
+            job,
+            bot,
+            p,
+            thirdPartyResponded(attempt.status),
+            (attempt.retryAfterSeconds ?? 0) * 1000,
+          );
+          return;
+        }
         await this.handleResponse(bot, service, p, attempt.status, attempt.body);
         await this.repo.complete(job.id);
         return;
@@ -355,7 +343,15 @@ export class OutgoingWebhookService {
         headers: { [DELIVERY_ID_HEADER]: id },
         signal: controller.signal,
       });
-      return { kind: "response", status: response.statusCode, body: response.rawBody };
+      const retryAfter = Number(response.headers["retry-after"]);
+      return Number.isFinite(retryAfter) && retryAfter > 0
+        ? {
+            kind: "response",
+            status: response.statusCode,
+            body: response.rawBody,
+            retryAfterSeconds: retryAfter,
+          }
+        : { kind: "response", status: response.statusCode, body: response.rawBody };
     } catch (err) {
       if (this.closing) return { kind: "aborted" };
       const e = err as Error & { code?: string };
@@ -401,10 +397,17 @@ export class OutgoingWebhookService {
     }
   }
 
-  private async retryOrGiveUp(job: OutgoingJob, bot: User, p: JobPayload, failure: string): Promise<void> {
+  private async retryOrGiveUp(
+    job: OutgoingJob,
+    bot: User,
+    p: JobPayload,
+    failure: string,
+    minDelayMs = 0,
+  ): Promise<void> {
     const { maxAttempts, retryDelayMs, retryMaxDelayMs, maxAgeMs } = this.deps.config;
     const now = this.deps.clock.now();
-    const delay = Math.min(retryDelayMs * 2 ** (job.attempts - 1), retryMaxDelayMs);
+    const backoff = Math.min(retryDelayMs * 2 ** (job.attempts - 1), retryMaxDelayMs);
+    const delay = Math.max(backoff, Math.min(minDelayMs, retryMaxDelayMs));
     if (job.attempts < maxAttempts && now + delay - job.createdAtMs <= maxAgeMs) {
       await this.repo.retryAt(job.id, now + delay, failure);
       return;

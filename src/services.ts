@@ -11,6 +11,8 @@ import { StreamService } from "./domain/streams/stream-service.js";
 import { localStorageFor } from "./domain/uploads/storage.js";
 import { UploadService } from "./domain/uploads/upload-service.js";
 import { UserService } from "./domain/users/user-service.js";
+import { BotLifecycleService } from "./domain/users/bot-lifecycle.js";
+import { BotsRepo } from "./store/bots-repo.js";
 import { WebhookService, registryOf } from "./domain/webhooks/webhook-service.js";
 import type { SendMessage } from "./domain/webhooks/webhook-service.js";
 import { WebhookRateLimiter } from "./domain/webhooks/rate-limit.js";
@@ -41,6 +43,8 @@ export interface Services extends UserFeatures {
   /** Event queues and long polling (register, GET/DELETE /events); also `events`. */
   eventQueues: EventQueueService;
   users: UserService;
+  /** Editing, deactivating and reactivating bots, regenerating keys (src/domain/users/bot-lifecycle.ts). */
+  botLifecycle: BotLifecycleService;
   webhooks: WebhookService;
   /** The webhook delivery log (GET /bots/{id}/deliveries, replays). */
   deliveries: DeliveryLog;
@@ -172,6 +176,13 @@ export function createServices(
     events,
     eventQueues,
     users,
+    botLifecycle: new BotLifecycleService({
+      users,
+      usersRepo: new UsersRepo(db),
+      botsRepo: new BotsRepo(db),
+      events,
+      streamName: async (name) => (await streamAccess.byName(name))?.name,
+    }),
     webhooks,
     deliveries,
     streams,

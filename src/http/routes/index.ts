@@ -3,6 +3,7 @@ import type { Services } from "../../services.js";
 import type { AppState } from "../state.js";
 import { authRouter } from "./auth.js";
 import { botStorageRouter } from "./bot-storage.js";
+import { botsRouter } from "./bots.js";
 import { deliveriesRouter } from "./deliveries.js";
 import { templatePreviewRouter } from "./template-preview.js";
 import { eventsRouter } from "./events.js";
@@ -48,6 +49,7 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     uploadsRouter(services),
     settingsRouter(services),
     botStorageRouter(services),
+    botsRouter(services),
     presenceRouter(services),
     userGroupsRouter(services),
     usersAdminRouter(services),

@@ -22,6 +22,7 @@ import type { ChildHandle } from "./lib/rpc.js";
 import { now, round, summarizeNs } from "./lib/stats.js";
 import { webBench } from "./web.js";
 import { botsBench } from "./bots.js";
+import { deliveriesBench } from "./deliveries.js";
 import { scaleBench } from "./scale.js";
 import { searchAndUploadBench } from "./search.js";
 
@@ -594,6 +595,10 @@ async function main(): Promise<void> {
   // Real chat-server and bot-server processes take ~15 s even in --quick: there only with --only bots.
   if (!QUICK || ONLY !== undefined) {
     await guarded("bots", ["sustainedMentionsPerSec", "burstDrainSec"], () => botsBench(QUICK));
+    // The delivery log's cost: webhook throughput with the log on vs off (bench/deliveries.ts).
+    await guarded("deliveries", ["onCpuMsPerRequest", "offCpuMsPerRequest", "costPercent"], () =>
+      deliveriesBench(QUICK),
+    );
   await guarded(
     "scale",
     ["oneWorkerMessagesPerSec", "twoWorkersMessagesPerSec", "crossProcessSendToEventP50Ms"],
@@ -683,6 +688,11 @@ function printTable(result: {
   add("bots: sustained mentions answered", "bots", "sustainedMentionsPerSec", "mentions/s");
   add("bots: burst drained, default pacing", "bots", "burstDrainSec", "s");
   add("bots: burst drained, pacing lifted", "bots", "burstUnpacedDrainSec", "s");
+  add("webhook, delivery log off", "deliveries", "offRequestsPerSec", "req/s");
+  add("webhook, delivery log on", "deliveries", "onRequestsPerSec", "req/s");
+  add("webhook CPU/request, log off / on", "deliveries", "offCpuMsPerRequest", "ms");
+  add("", "deliveries", "onCpuMsPerRequest", "ms");
+  add("delivery log cost (CPU per request)", "deliveries", "costPercent", "%");
   add("POST /messages (50 conns)", "messagesPost", "requestsPerSec", "req/s");
   add("POST /messages p99", "messagesPost", "p99Ms", "ms");
   add("GET /messages (100 msgs)", "messagesGet", "requestsPerSec", "req/s");

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { ManualClock } from "../../src/clock.js";
 import { startTestServer } from "../helpers/test-server.js";
+import type { ParamValue } from "../helpers/client.js";
 import type { TestServer, TestUser } from "../helpers/test-server.js";
 import { rawRequest } from "./deliveries-helpers.js";
 
@@ -38,7 +39,7 @@ function post(
   return rawRequest(t.url, "POST", `/api/v1/external/${integration}?${query}`, headers, body);
 }
 
-async function deliveries(as: TestUser, botId: number, params: Record<string, unknown> = {}) {
+async function deliveries(as: TestUser, botId: number, params: Record<string, ParamValue> = {}) {
   return t.api.get(`/api/v1/bots/${botId}/deliveries`, { as, params });
 }
 
@@ -214,7 +215,7 @@ describe("paging, filters and permissions", () => {
     const ids = (all.body.deliveries as { id: number }[]).map((d) => d.id);
     expect(ids.length).toBeGreaterThanOrEqual(6);
     expect([...ids].sort((a, b) => b - a)).toEqual(ids);
-    const page = await deliveries(t.users.iago, t.users.webhookBot.id, { num: 2, anchor: ids[1] });
+    const page = await deliveries(t.users.iago, t.users.webhookBot.id, { num: 2, anchor: ids[1]! });
     expect((page.body.deliveries as { id: number }[]).map((d) => d.id)).toEqual([ids[2], ids[3]]);
     expect(page.body.found_oldest).toBe(false);
     const sent = await deliveries(t.users.iago, t.users.webhookBot.id, { outcome: "sent" });

@@ -18,8 +18,8 @@ export type PendingDelivery = () => NewDelivery;
 /**
  * The durable delivery log. The webhook path only appends a closure to a buffer; the buffer is
  * written in one transaction `flushDelayMs` later (or at once past MAX_BUFFERED), so a request
- * never waits for the database. After each write, the bots just written to are pruned to their
- * newest `maxPerBot` entries, and once a minute entries older than `maxAgeMs` are deleted, in
+ * never waits for the database. A bot is pruned to its newest `maxPerBot` entries each time a
+ * tenth of that many were written for it (so it may hold up to 10 % more for a while), and once a minute entries older than `maxAgeMs` are deleted, in
  * small batches. An entry is lost only if the process dies within the flush delay.
  */
 export class DeliveryLog {
@@ -28,6 +28,8 @@ export class DeliveryLog {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private lastAgePruneMs = -Infinity;
+  /** Entries written per bot since its last pruning (a bot is pruned once enough have piled up). */
+  private readonly sincePrune = new Map<number, number>();
 
   constructor(
     private readonly db: Db,
@@ -104,11 +106,16 @@ export class DeliveryLog {
       const entries = batch.map((build) => build());
       await this.db.transaction(async (tx) => {
         const repo = new DeliveriesRepo(tx);
-        for (const entry of entries) {
-          await repo.insert(entry);
-          bots.add(entry.botId);
-        }
+        for (const entry of entries) await repo.insert(entry);
       });
+      // A bot is pruned once a tenth of its allowance (at least one) was written since the last time.
+      const step = Math.max(1, Math.floor(this.config.maxPerBot / 10));
+      for (const entry of entries) {
+        const n = (this.sincePrune.get(entry.botId) ?? 0) + 1;
+        this.sincePrune.set(entry.botId, n);
+        if (n >= step) bots.add(entry.botId);
+      }
+      for (const botId of bots) this.sincePrune.delete(botId);
       await this.prune(bots);
     } catch (err) {
       // The log must never break webhooks: a failed write is reported and dropped.

@@ -112,6 +112,7 @@ export class DeliveryService {
   }
 
   private async replayIncoming(bot: User, d: Delivery): Promise<number | undefined> {
+    if (d.event === "handshake") throw new JsonableError("A set-up handshake cannot be replayed.");
     const q = d.url.indexOf("?");
     const path = q === -1 ? d.url : d.url.slice(0, q);
     const params: Record<string, string> = {};

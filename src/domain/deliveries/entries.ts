@@ -40,8 +40,13 @@ export interface OutgoingCapture {
   replayOf: number | null;
 }
 
+/** PostgreSQL's TEXT holds no NUL character. */
+function noNul(text: string): string {
+  return text.includes("\u0000") ? text.split("\u0000").join("\uFFFD") : text;
+}
+
 function cut(text: string, maxBytes: number): string {
-  return truncateUtf8(text, maxBytes).text;
+  return noNul(truncateUtf8(text, maxBytes).text);
 }
 
 function entry(
@@ -68,7 +73,7 @@ function entry(
   },
   maxBodyBytes: number,
 ): NewDelivery {
-  const body = truncateUtf8(request.body, maxBodyBytes);
+  const body = truncateUtf8(noNul(request.body), maxBodyBytes);
   return {
     botId: c.botId,
     createdMs: c.createdMs,

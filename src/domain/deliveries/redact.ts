@@ -8,6 +8,25 @@ export const REDACTED = "[redacted]";
 /** Names (parameters, headers, JSON keys) whose values are credentials. */
 const SECRET_NAME = /api[-_]?key|apikey|secret|token|passw(or)?d|signature|authorization|cookie|hmac/i;
 
+/** Words of credential names, lower-case: a body without any of them needs no parsing. */
+const SECRET_WORDS = [
+  "api_key",
+  "apikey",
+  "api-key",
+  "secret",
+  "token",
+  "passw",
+  "signature",
+  "authorization",
+  "cookie",
+  "hmac",
+];
+
+function mayHoldSecrets(text: string): boolean {
+  const lower = text.toLowerCase();
+  return SECRET_WORDS.some((w) => lower.includes(w));
+}
+
 /** Whether a parameter, header or key name holds a credential. */
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
@@ -82,7 +101,8 @@ export function redactBody(body: string, contentType: string | undefined): strin
     return changed ? params.toString() : body;
   }
   const trimmed = body.trimStart();
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+  // Most payloads have no credential-named key: a scan of the text spares parsing them.
+  if ((trimmed.startsWith("{") || trimmed.startsWith("[")) && mayHoldSecrets(body)) {
     try {
       const parsed = JSON.parse(body) as unknown;
       const redacted = redactJsonValue(parsed);

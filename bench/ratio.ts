@@ -15,6 +15,7 @@
  * 50 connections, 2 s warm-up + 10 s measured; --quick: 1 s + 2 s).
  */
 import { fork } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
@@ -30,15 +31,16 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 export const RATIO_SUBSCRIBERS = [1, 100, 10_000] as const;
 const FIXTURE = "test_push_multiple_committers";
 
-interface Load {
+export interface Load {
   requestsPerSec: number;
+  total: number;
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
   errors: number;
 }
 
-async function load(
+export async function load(
   url: string,
   headers: Record<string, string>,
   body: Buffer,
@@ -51,6 +53,7 @@ async function load(
   const r: Result = await autocannon({ ...base, duration: durationSec });
   return {
     requestsPerSec: round(r.requests.total / durationSec, 1),
+    total: r.requests.total,
     p50Ms: r.latency.p50,
     p99Ms: r.latency.p99,
     non2xx: r.non2xx,
@@ -59,7 +62,7 @@ async function load(
 }
 
 /** The bare app in its own process (bench/ratio-child.ts). */
-async function spawnBare(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function spawnBare(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const child = fork(path.join(ROOT, "bin/run-ts.js"), [path.join(ROOT, "bench/ratio-child.ts")], {
     cwd: ROOT,
     stdio: ["ignore", "inherit", "inherit", "ipc"],
@@ -73,6 +76,7 @@ async function spawnBare(): Promise<{ url: string; stop(): Promise<void> }> {
   });
   return {
     url,
+    pid: child.pid!,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.send({ id: 1, cmd: "close", args: {} });
@@ -104,7 +108,10 @@ export async function ratioBench(
   quick: boolean,
   options: { cpuProfDir?: string } = {},
 ): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = { fixture: `integrations/github/fixtures/cases/${FIXTURE}.json` };
+  const out: Record<string, unknown> = {
+    fixture: `integrations/github/fixtures/cases/${FIXTURE}.json`,
+    loadAvgAtStart: os.loadavg().map((n) => round(n, 2)),
+  };
   const bareBefore = await bareRun(quick);
 
   const execArgv =
@@ -205,8 +212,9 @@ export async function ratioBench(
     out[`webhook${n}P99Ms`] = r.p99Ms;
     out[`webhook${n}Non2xx`] = r.non2xx + r.errors;
     out[`webhook${n}Queues`] = r.queues;
-    out[`webhook${n}Ratio`] = round(r.requestsPerSec / bareRps, 3);
+    out[`webhook${n}Ratio`] = round(r.requestsPerSec / bareRps, 4);
   }
+  out["loadAvgAtEnd"] = os.loadavg().map((n) => round(n, 2));
   out["webhook100Vs1"] = round(perSize[100]!.requestsPerSec / perSize[1]!.requestsPerSec, 3);
   return out;
 }

@@ -68,34 +68,12 @@ export class OutgoingRepo {
     return row === undefined ? undefined : toJob(row);
   }
 
-  /** Pending jobs due at `nowMs`, oldest first. */
-  async due(nowMs: number, limit: number): Promise<OutgoingJob[]> {
-    const rows = await this.db.all<JobRow>(
-      `SELECT ${COLUMNS} FROM outgoing_webhook_jobs WHERE status = 'pending' AND next_attempt_at_ms <= ? ORDER BY next_attempt_at_ms, id LIMIT ?`,
-      [nowMs, limit],
-    );
-    return rows.map(toJob);
-  }
-
   /** The earliest `next_attempt_at_ms` of a pending job, if any. */
   async nextDueAt(): Promise<number | undefined> {
     const row = await this.db.get<{ at: number | string | null }>(
       "SELECT MIN(next_attempt_at_ms) AS at FROM outgoing_webhook_jobs WHERE status = 'pending'",
     );
     return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
-  }
-
-  /**
-   * Takes the job for one attempt: counts the attempt and moves its due time to `leaseUntilMs`, only
-   * if nobody else claimed it since it was read. Returns whether this caller got it.
-   */
-  async claim(job: OutgoingJob, leaseUntilMs: number): Promise<boolean> {
-    const result = await this.db.run(
-      `UPDATE outgoing_webhook_jobs SET attempts = attempts + 1, next_attempt_at_ms = ?
-       WHERE id = ? AND status = 'pending' AND attempts = ? AND next_attempt_at_ms = ?`,
-      [leaseUntilMs, job.id, job.attempts, job.nextAttemptAtMs],
-    );
-    return result.changes === 1;
   }
 
   /**

@@ -170,13 +170,14 @@ export class OutgoingWebhookService {
   }
 
   private async runDue(): Promise<number> {
-    const now = this.deps.clock.now();
-    const due = await this.repo.due(now, BATCH);
+    if (this.closing) return 0;
+    // One statement claims a batch (FOR UPDATE SKIP LOCKED on PostgreSQL): processes scanning at
+    // the same moment take disjoint jobs, and each claimed job already has its attempt counted.
+    const claimed = await this.repo.claimDue(this.deps.clock.now(), this.leaseUntil(), BATCH);
     let started = 0;
-    for (const job of due) {
-      if (this.closing || this.inFlight.has(job.id)) continue;
-      if (!(await this.repo.claim(job, this.leaseUntil()))) continue;
-      this.launch({ ...job, attempts: job.attempts + 1 });
+    for (const job of claimed) {
+      if (this.inFlight.has(job.id)) continue;
+      this.launch(job);
       started++;
     }
     return started;

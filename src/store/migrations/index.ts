@@ -11,9 +11,9 @@ import { attachments } from "./012-attachments.js";
 import { streamManagement } from "./013-stream-management.js";
 import { userStatus } from "./015-user-status.js";
 import { userGroups } from "./016-user-groups.js";
-import { webhookDeliveries } from "./020-webhook-deliveries.js";
 import { alertWordsMutedUsers } from "./017-alert-words-muted-users.js";
 import { linkifiers } from "./018-linkifiers.js";
+import { webhookDeliveries } from "./020-webhook-deliveries.js";
 import type { Migration } from "./types.js";
 
 /** Every migration, in order. A new one is one file and one line here. */

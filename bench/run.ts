@@ -24,6 +24,7 @@ import { webBench } from "./web.js";
 import { botsBench } from "./bots.js";
 import { deliveriesBench } from "./deliveries.js";
 import { scaleBench } from "./scale.js";
+import { ratioBench, ratioRows } from "./ratio.js";
 import { searchAndUploadBench } from "./search.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -599,6 +600,10 @@ async function main(): Promise<void> {
     await guarded("deliveries", ["onCpuMsPerRequest", "offCpuMsPerRequest", "costPercent"], () =>
       deliveriesBench(QUICK),
     );
+    // Issue 16's comparison: the webhook at 1/100/10,000 subscribers vs a bare Koa app (bench/ratio.ts).
+    await guarded("ratio", ["webhook1Ratio", "webhook100Ratio", "webhook10000Ratio", "send10kP50Ms"], () =>
+      ratioBench(QUICK),
+    );
   await guarded(
     "scale",
     ["oneWorkerMessagesPerSec", "twoWorkersMessagesPerSec", "crossProcessSendToEventP50Ms"],
@@ -693,6 +698,8 @@ function printTable(result: {
   add("webhook CPU/request, log off / on", "deliveries", "offCpuMsPerRequest", "ms");
   add("", "deliveries", "onCpuMsPerRequest", "ms");
   add("delivery log cost (CPU per request)", "deliveries", "costPercent", "%");
+  for (const [label, value] of sections["ratio"] === undefined ? [] : ratioRows(sections["ratio"]))
+    rows.push([`ratio: ${label}`, value, ""]);
   add("POST /messages (50 conns)", "messagesPost", "requestsPerSec", "req/s");
   add("POST /messages p99", "messagesPost", "p99Ms", "ms");
   add("GET /messages (100 msgs)", "messagesGet", "requestsPerSec", "req/s");

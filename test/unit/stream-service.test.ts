@@ -72,6 +72,7 @@ describe.each(dialects)("StreamService on %s", (dialect) => {
       inviteOnly: false,
       historyPublicToSubscribers: true,
       isAnnouncementOnly: false,
+      isArchived: false,
       isWebPublic: false,
       isDefault: false,
       dateCreated: NOW,

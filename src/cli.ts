@@ -1,20 +1,10 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
-import { defaultConfig } from "./config.js";
-import type { ServerConfig } from "./config.js";
-import type { LogLevel } from "./logger.js";
-import { createLogger } from "./logger.js";
-import { startServer } from "./server.js";
-import cluster from "node:cluster";
-import { reportWorkerReady, runPrimary, workersProblem } from "./cluster.js";
-import { redactRedisUrl } from "./infra/redis/connection.js";
+import { serve } from "./serve-command.js";
 import { writeSecretFile } from "./secure-files.js";
 import { readZuliprc, sendWebhookFixture } from "./tools/send-webhook-fixture.js";
 import { integrations } from "../integrations/index.js";
 import { integrationSummary } from "./domain/webhooks/integration-summary.js";
-import { parseWebhookRateRule } from "./domain/webhooks/rate-limit.js";
-import { loadBotServerConfig, startBotServer, stderrLogger } from "../bots/server/index.js";
-import type { RunningBotServer } from "../bots/server/index.js";
 import {
   botserverrcSection,
   createBotserverBot,
@@ -23,152 +13,6 @@ import {
 } from "./domain/outgoing/botserverrc.js";
 
 /* eslint-disable no-console -- this is the command line: it talks to the terminal */
-
-/** A database URL without its password, for logs. */
-function redactUrl(url: string): string {
-  return url.replace(/^([a-z]+:\/\/[^:/@]+):[^@/]*@/i, "$1:***@");
-}
-
-function parseRateLimit(value: string): ServerConfig["rateLimit"] {
-  if (value === "off") return null;
-  const m = /^(\d+)\/(\d+)$/.exec(value);
-  if (!m) throw new Error(`--rate-limit must be N/SECONDS (e.g. 200/60) or "off", not '${value}'`);
-  return { maxRequests: Number(m[1]), windowSeconds: Number(m[2]) };
-}
-
-async function serve(argv: {
-  host: string;
-  port: number;
-  dataDir: string;
-  database: string | undefined;
-  externalUrl: string | undefined;
-  ownerEmail: string;
-  ownerName: string;
-  ownerPassword: string | undefined;
-  realmName: string;
-  botDomain: string | undefined;
-  rateLimit: string;
-  logLevel: string;
-  botserverConfig: string | undefined;
-  botserverHost: string;
-  botserverPort: number;
-  outgoingWebhookTimeout: number;
-  outgoingWebhookMaxAttempts: number;
-  headersTimeout: number;
-  requestTimeout: number;
-  keepAliveTimeout: number;
-  maxPublicRequestsPerIp: number;
-  redis: string | undefined;
-  redisPrefix: string;
-  workers: number;
-  maxFileUploadMb: number;
-  webhookRateLimit: string;
-  deliveryLog: boolean;
-  deliveryLogPerBot: number;
-  deliveryLogDays: number;
-  deliveryLogBodyKb: number;
-}): Promise<void> {
-  const problem = workersProblem({
-    workers: argv.workers,
-    databaseUrl: argv.database,
-    redisUrl: argv.redis,
-    botserverConfig: argv.botserverConfig,
-  });
-  if (problem !== undefined) throw new Error(problem);
-  if (argv.workers > 1 && cluster.isPrimary) {
-    const url = await runPrimary(argv.workers, createLogger(argv.logLevel as LogLevel));
-    console.log(`Chat server: ${argv.workers} workers serving ${url}`);
-    return;
-  }
-  const base = defaultConfig({ host: argv.host, port: argv.port });
-  const config: ServerConfig = {
-    ...base,
-    dataDir: argv.dataDir,
-    databaseUrl: argv.database,
-    redisUrl: argv.redis,
-    redisPrefix: argv.redisPrefix,
-    externalUrl: argv.externalUrl ?? base.externalUrl,
-    ownerEmail: argv.ownerEmail,
-    ownerName: argv.ownerName,
-    realmName: argv.realmName,
-    botDomain: argv.botDomain ?? argv.ownerEmail.split("@")[1] ?? "example.com",
-    rateLimit: parseRateLimit(argv.rateLimit),
-    maxFileUploadMib: argv.maxFileUploadMb,
-    webhookRateLimit: parseWebhookRateRule(argv.webhookRateLimit),
-    deliveryLog: {
-      enabled: argv.deliveryLog,
-      maxPerBot: argv.deliveryLogPerBot,
-      maxAgeMs: argv.deliveryLogDays * 24 * 3600 * 1000,
-      maxBodyBytes: argv.deliveryLogBodyKb * 1024,
-    },
-    logLevel: argv.logLevel as LogLevel,
-    outgoingWebhooks: {
-      ...base.outgoingWebhooks,
-      timeoutSeconds: argv.outgoingWebhookTimeout,
-      maxAttempts: argv.outgoingWebhookMaxAttempts,
-    },
-    limits: {
-      headersTimeoutMs: argv.headersTimeout * 1000,
-      requestTimeoutMs: argv.requestTimeout * 1000,
-      keepAliveTimeoutMs: argv.keepAliveTimeout * 1000,
-      maxPublicRequestsPerIp: argv.maxPublicRequestsPerIp,
-    },
-  };
-  const logger = createLogger(config.logLevel);
-  const running = await startServer(config, { logger, ownerPassword: argv.ownerPassword });
-  if (running.firstStart) {
-    const { owner, generatedPassword, zuliprcPath } = running.firstStart;
-    console.log(`Created the organization "${config.realmName}" and its owner ${owner.email}.`);
-    if (generatedPassword !== undefined) console.log(`Owner password (shown once): ${generatedPassword}`);
-    if (zuliprcPath !== undefined) console.log(`Wrote ${zuliprcPath} (the owner's API credentials).`);
-  }
-  console.log(
-    `Chat server listening on ${running.url} (site ${config.externalUrl}, store ${config.databaseUrl === undefined ? config.dataDir : redactUrl(config.databaseUrl)}${config.redisUrl === undefined ? "" : `, redis ${redactRedisUrl(config.redisUrl)}`})`,
-  );
-  reportWorkerReady(running.url);
-  // The bot server in the same process: started once the chat server listens, so its start-up
-  // checks (GET server_settings, users/me for each bot) can reach it.
-  let botServer: RunningBotServer | undefined;
-  if (argv.botserverConfig !== undefined) {
-    try {
-      const bots = loadBotServerConfig({
-        configFile: argv.botserverConfig,
-        onWarning: (message) => logger.warn(message),
-      });
-      botServer = await startBotServer({
-        config: bots,
-        hostname: argv.botserverHost,
-        port: argv.botserverPort,
-        logger: stderrLogger,
-      });
-    } catch (err) {
-      await running.close();
-      throw new Error(
-        `Bot server (${argv.botserverConfig}): ${err instanceof Error ? err.message : String(err)}`,
-        {
-          cause: err,
-        },
-      );
-    }
-    console.log(
-      `Bot server listening on ${botServer.url} (bots: ${botServer.bots.map((b) => b.name).join(", ") || "none"}; config ${argv.botserverConfig})`,
-    );
-  }
-  const stop = (signal: string): void => {
-    logger.info(`received ${signal}, shutting down`);
-    (botServer?.close() ?? Promise.resolve())
-      .then(() => running.close())
-      .then(
-        () => process.exit(0),
-        (err: unknown) => {
-          logger.error("shutdown failed", { error: err as Error });
-          process.exit(1);
-        },
-      );
-  };
-  process.once("SIGINT", () => stop("SIGINT"));
-  process.once("SIGTERM", () => stop("SIGTERM"));
-}
 
 export async function main(args: string[]): Promise<void> {
   await yargs(args)

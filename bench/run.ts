@@ -604,11 +604,11 @@ async function main(): Promise<void> {
     await guarded("ratio", ["webhook1Ratio", "webhook100Ratio", "webhook10000Ratio", "send10kP50Ms"], () =>
       ratioBench(QUICK),
     );
-  await guarded(
-    "scale",
-    ["oneWorkerMessagesPerSec", "twoWorkersMessagesPerSec", "crossProcessSendToEventP50Ms"],
-    () => scaleBench(QUICK),
-  );
+    await guarded(
+      "scale",
+      ["oneWorkerMessagesPerSec", "twoWorkersMessagesPerSec", "crossProcessSendToEventP50Ms"],
+      () => scaleBench(QUICK),
+    );
   }
   await guarded("search", ["p50Ms", "p99Ms"], async () => {
     const r = await searchAndUploadBench(QUICK);

@@ -27,7 +27,12 @@ import { UsersRepo } from "./store/users-repo.js";
 import { SessionsRepo } from "./store/sessions-repo.js";
 import { SessionService } from "./domain/web/session-service.js";
 import type { SharedState } from "./infra/shared-state.js";
-import { createLinkifiers, createPersonalLists, createUserFeatures, createUserGroups } from "./user-features.js";
+import {
+  createLinkifiers,
+  createPersonalLists,
+  createUserFeatures,
+  createUserGroups,
+} from "./user-features.js";
 import type { UserFeatures } from "./user-features.js";
 
 /**
@@ -192,7 +197,16 @@ export function createServices(
     outgoing,
     sessions: new SessionService(new SessionsRepo(db), users, clock),
     // Presence, typing, user status and the per-user state register reports (src/user-features.ts).
-    ...createUserFeatures({ db, events, clock, users, streams: streamAccess, userGroups, personalLists, linkifiers }),
+    ...createUserFeatures({
+      db,
+      events,
+      clock,
+      users,
+      streams: streamAccess,
+      userGroups,
+      personalLists,
+      linkifiers,
+    }),
     shared,
     maxMessageId: (userId) => messages.maxMessageId(userId),
     async close() {

@@ -5,6 +5,7 @@ import { JsonableError } from "../../src/errors.js";
 import { caseRequest, loadCases } from "./cases.js";
 import type { WebhookCase } from "./cases.js";
 import type { DispatchOutcome } from "../../src/domain/webhooks/stages.js";
+import { verifySignature } from "../../src/domain/webhooks/signatures.js";
 import type { AnyIntegration } from "./define-integration.js";
 import { dispatchWebhook } from "./dispatch.js";
 import { fixtureRequest } from "./fixtures.js";
@@ -184,4 +185,68 @@ export function onlyMessage(outcome: DispatchOutcome): {
   const [m] = outcome.messages;
   if (m === undefined) throw new Error("no message");
   return m;
+}
+
+/** A signature a service sent (or would send), with its expected value written out by the test. */
+export interface SignatureExample {
+  /** The header that carries the signature, e.g. `"x-hub-signature"`. */
+  header: string;
+  /** The secret the signature was computed with. */
+  secret: string;
+  /** The exact body that was signed. */
+  body: string;
+  /** The expected signature header value, computed outside this code (openssl, Python's hmac…). */
+  signature: string;
+  /** Other headers the request carries (Transifex's `X-TX-Url` and `Date`). */
+  headers?: Readonly<Record<string, string>>;
+  /** Other values of the signature header that must be refused (`undefined`: the header is missing). */
+  rejects?: readonly (string | undefined)[];
+  /** The describe block's title after `<integration>: `; "signature" unless given. */
+  title?: string;
+}
+
+/**
+ * Declares the tests of a body signature: the pipeline's verifier accepts `signature` over `body`
+ * with `secret`, and refuses it (401 INVALID_WEBHOOK_SIGNATURE) over another body, with another
+ * secret, and for each of `rejects`.
+ */
+export function describeSignature(integration: AnyIntegration, example: SignatureExample): void {
+  const { header, secret, body, signature } = example;
+  const verify = (value: string | undefined, key = secret, raw = body): void => {
+    const scheme = integration.signature;
+    if (scheme === undefined) throw new Error(`${integration.name} declares no signature scheme`);
+    const headers: Record<string, string | undefined> = { ...example.headers, [header.toLowerCase()]: value };
+    verifySignature(
+      scheme,
+      key,
+      {
+        rawBody: Buffer.from(raw, "utf8"),
+        header: (name) => headers[name.toLowerCase()],
+        url: `https://chat.example.com/api/v1/external/${integration.name}`,
+      },
+      0,
+    );
+  };
+  const refused = expect.objectContaining({ code: "INVALID_WEBHOOK_SIGNATURE" });
+  const rejected = expect.objectContaining({
+    code: "INVALID_WEBHOOK_SIGNATURE",
+    message: "Webhook signature verification failed.",
+  });
+  describe(`${integration.name}: ${example.title ?? "signature"}`, () => {
+    it("accepts the service's signature of the body", () => {
+      expect(() => verify(signature)).not.toThrow();
+    });
+
+    it("rejects another body or another secret", () => {
+      expect(() => verify(signature, secret, `${body} `)).toThrow(rejected);
+      expect(() => verify(signature, "another secret")).toThrow(rejected);
+    });
+
+    const rejects = example.rejects ?? [];
+    if (rejects.length > 0) {
+      it("rejects a missing or malformed signature header", () => {
+        for (const value of rejects) expect(() => verify(value)).toThrow(refused);
+      });
+    }
+  });
 }

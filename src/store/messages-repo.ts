@@ -1,8 +1,9 @@
 import type { Queryable, SqlValue } from "./db.js";
 import { placeholders, sqlBool } from "./db.js";
+import { FLAGS_EXPR, conditionSql } from "./narrow-sql.js";
+import type { MessageScope } from "./narrow-sql.js";
 import type {
   EditHistoryEntry,
-  MessageCondition,
   MessageHas,
   NewMessage,
   StoredMessage,
@@ -25,6 +26,8 @@ interface MessageRow {
   is_me_message: number;
 }
 
+export type { MessageScope } from "./narrow-sql.js";
+
 const MESSAGE_COLUMNS =
   "id, sender_id, recipient_id, stream_id, topic, pm_key, content, rendered_content, client, date_sent, last_edit_time, edit_history, is_me_message";
 
@@ -45,74 +48,6 @@ function toMessage(r: MessageRow): StoredMessage {
     isMeMessage: r.is_me_message === 1,
   };
 }
-
-/** Flags of a message a user never received but may read through public history: read + historical. */
-const HISTORICAL = 1 | 1024;
-
-/** How a range query reads the user's messages. */
-export interface MessageScope {
-  userId: number;
-  /**
-   * When set, every message of this stream is visible (public history), with HISTORICAL flags for
-   * those the user never received; otherwise only the user's own user_messages rows.
-   */
-  historyOfStreamId?: number | undefined;
-  conditions: readonly MessageCondition[];
-}
-
-function conditionSql(c: MessageCondition, params: SqlValue[], dialect: Queryable["dialect"]): string {
-  let sql: string;
-  switch (c.kind) {
-    case "search":
-      if (c.terms.length === 0) return "1 = 1";
-      if (dialect === "sqlite") {
-        sql = "m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)";
-        params.push(c.terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" "));
-      } else {
-        sql = `m.search_tsv @@ (${c.terms.map(() => "phraseto_tsquery('english', ?)").join(" && ")})`;
-        params.push(...c.terms);
-      }
-      break;
-    case "has":
-      sql = `m.has_${c.what} = 1`;
-      break;
-    case "id":
-      sql = "m.id = ?";
-      params.push(c.id);
-      break;
-    case "stream":
-      sql = "m.stream_id = ?";
-      params.push(c.streamId);
-      break;
-    case "topic":
-      sql = "m.stream_id IS NOT NULL AND lower(m.topic) = lower(?)";
-      params.push(c.topic);
-      break;
-    case "sender":
-      sql = "m.sender_id = ?";
-      params.push(c.userId);
-      break;
-    case "pm":
-      sql = "m.pm_key = ?";
-      params.push(c.pmKey);
-      break;
-    case "private":
-      sql = "m.pm_key IS NOT NULL";
-      break;
-    case "flag":
-      sql = `(${FLAGS_EXPR} & ${c.bits}) <> 0`;
-      break;
-    case "not-muted":
-      // Muted topics: pairs of stream id and lower-cased topic.
-      if (c.topics.length === 0) return "1 = 1";
-      sql = `NOT (${c.topics.map(() => "(m.stream_id = ? AND lower(m.topic) = ?)").join(" OR ")})`;
-      for (const t of c.topics) params.push(t.streamId, t.topicLower);
-      return sql;
-  }
-  return c.negated ? `NOT (${sql})` : `(${sql})`;
-}
-
-const FLAGS_EXPR = `COALESCE(um.flags, ${HISTORICAL})`;
 
 /** Messages, their recipients and per-user flags. Only this class runs SQL about messages. */
 export class MessagesRepo {

@@ -1,6 +1,8 @@
 import MarkdownIt from "markdown-it";
 import type { StateCore, StateInline, Token } from "markdown-it";
 import { EMOJI_CODEPOINTS } from "./emoji.js";
+import { customEmojiHtml } from "./emoji-custom.js";
+import type { CustomEmojiRef } from "./emoji-custom.js";
 import { linkifierUrl } from "./linkifiers.js";
 import type { Linkifier } from "./linkifiers.js";
 
@@ -39,6 +41,8 @@ export interface RenderContext {
   linkifiers?: readonly Linkifier[];
   /** Streams that `#**stream**` links may resolve to (only ones the sender may see). */
   streams?: readonly LinkableStream[];
+  /** Custom emoji that `:name:` may name (src/domain/markdown/emoji-custom.ts); they win over Unicode names. */
+  customEmoji?: readonly CustomEmojiRef[];
 }
 
 export interface MentionResult {
@@ -185,6 +189,12 @@ function emojiRule(state: StateInline, silentMode: boolean): boolean {
   const m = EMOJI_RE.exec(state.src.slice(state.pos));
   if (!m) return false;
   const name = m[1] ?? "";
+  const custom = customEmojiHtml((state.env as Env).ctx.customEmoji, name);
+  if (custom !== undefined) {
+    if (!silentMode) html(state, custom);
+    state.pos += m[0].length;
+    return true;
+  }
   const code = EMOJI_CODEPOINTS[name];
   if (code === undefined) return false;
   const title = escapeHtml(name.replace(/_/g, " "));

@@ -138,6 +138,10 @@ export class EventQueueService implements EventSink {
         ? Math.min(request.lifespanSecs, MAX_QUEUE_TIMEOUT_SECS)
         : this.settings.queueTimeoutSeconds;
     const id = randomUUID();
+    // Events this process sent before the queue existed must not reach it (the client's state,
+    // fetched after register, already has them): finish their fan-out first. With a shared store the
+    // fan-out of one event takes several round trips, long enough for a register to overtake it.
+    await this.sentSoFar();
     await this.store.allocate({ id, userId: user.id, options, lifespanSecs, nowMs: this.clock.now() });
     return id;
   }
@@ -210,6 +214,14 @@ export class EventQueueService implements EventSink {
         return;
       }
     }
+  }
+
+  /** Resolves once every publication made before the call has been fanned out (not later ones). */
+  private async sentSoFar(): Promise<void> {
+    // A scheduled flush runs on an earlier setImmediate than this one, so it has joined
+    // `delivering` by the time this resolves.
+    if (this.flushScheduled) await new Promise((resolve) => setImmediate(resolve));
+    await this.delivering;
   }
 
   /** Resolves once every event sent so far has reached its queues and waiters (tests, shutdown). */

@@ -103,6 +103,10 @@ const ENDPOINTS: EndpointSpec[] = [
   { method: "DELETE", path: "/realm/filters/{filter_id}" },
   { method: "PATCH", path: "/settings" },
   { method: "GET", path: "/realm/emoji" },
+  { method: "POST", path: "/realm/emoji/{emoji_name}" },
+  { method: "DELETE", path: "/realm/emoji/{emoji_name}" },
+  { method: "GET", path: "/user_groups/{user_group_id}/subgroups" },
+  { method: "POST", path: "/user_groups/{user_group_id}/subgroups" },
 ];
 
 /**

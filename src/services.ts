@@ -10,6 +10,8 @@ import { StreamAccess } from "./domain/streams/access.js";
 import { StreamService } from "./domain/streams/stream-service.js";
 import { localStorageFor } from "./domain/uploads/storage.js";
 import { UploadService } from "./domain/uploads/upload-service.js";
+import { createCustomEmoji } from "./domain/emoji/custom-emoji-service.js";
+import type { CustomEmojiService } from "./domain/emoji/custom-emoji-service.js";
 import { UserService } from "./domain/users/user-service.js";
 import { BotLifecycleService } from "./domain/users/bot-lifecycle.js";
 import { BotsRepo } from "./store/bots-repo.js";
@@ -58,6 +60,8 @@ export interface Services extends UserFeatures {
   messages: MessageService;
   /** Uploaded files and attachments (POST /user_uploads, GET /user_uploads/…, /attachments). */
   uploads: UploadService;
+  /** Custom emoji (/realm/emoji, the images at /user_avatars/…/emoji/), used by Markdown and reactions. */
+  customEmoji: CustomEmojiService;
   /** Bots' key-value storage (`/api/v1/bot_storage`, embedded bots). */
   botStorage: BotStorageService;
   /** Outgoing webhooks and embedded bots: triggers, durable delivery, retries (`tick()` in tests). */
@@ -91,6 +95,10 @@ export function createServices(
   const userGroups = createUserGroups({ db, events, clock, users });
   const personalLists = createPersonalLists({ db, events, clock, users });
   const linkifiers = createLinkifiers({ db, events, users });
+  // Uploaded files and custom emoji images share one storage (the uploads folder of the data dir).
+  const uploadStorage = localStorageFor(config);
+  closers.push(uploadStorage.dispose);
+  const customEmoji = createCustomEmoji({ db, storage: uploadStorage.storage, events, clock, users });
   const messages = new MessageService({
     store,
     users,
@@ -101,6 +109,7 @@ export function createServices(
     groups: userGroups,
     alertWords: personalLists,
     linkifiers,
+    customEmoji,
   });
   // Stream changes post their announcements and notices through the messages service.
   const streams = new StreamService({
@@ -112,8 +121,6 @@ export function createServices(
     notices: messages,
     logger,
   });
-  const uploadStorage = localStorageFor(config);
-  closers.push(uploadStorage.dispose);
   const uploads = new UploadService({
     store,
     storage: uploadStorage.storage,
@@ -193,6 +200,7 @@ export function createServices(
     streams,
     messages,
     uploads,
+    customEmoji,
     botStorage,
     outgoing,
     sessions: new SessionService(new SessionsRepo(db), users, clock),

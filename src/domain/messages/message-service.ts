@@ -3,6 +3,7 @@ import { JsonableError } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import type { RepoStore } from "../../store/repos.js";
 import type { EventSink } from "../events/event-sink.js";
+import type { CustomEmojiSource } from "../markdown/emoji-custom.js";
 import type { User } from "../users/types.js";
 import { accessMessage } from "./access.js";
 import { deleteMessage, editMessage, messageHistory } from "./edit.js";
@@ -56,6 +57,8 @@ export interface MessageServiceDeps {
   alertWords?: AlertWordMatcher;
   /** The realm's linkifiers for rendering (optional, like `groups`). */
   linkifiers?: LinkifierSource;
+  /** Custom emoji for rendering and reactions (optional, like `groups`). */
+  customEmoji?: CustomEmojiSource;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { StreamAccess } from "../streams/access.js";
 import type { UserService } from "../users/user-service.js";
 import type { Linkifier } from "../markdown/linkifiers.js";
 import type { MentionableGroup } from "../markdown/render.js";
+import type { CustomEmojiSource } from "../markdown/emoji-custom.js";
 import type { SentListener } from "./types.js";
 
 /** What the message use cases need of the streams area: lookups, access checks, first_message_id. */
@@ -57,6 +58,8 @@ export interface MessageDeps {
   alertWords?: AlertWordMatcher | undefined;
   /** The realm's linkifiers (src/domain/linkifiers), applied by the renderer; none when absent. */
   linkifiers?: LinkifierSource | undefined;
+  /** Custom emoji (src/domain/emoji) for `:name:` and `realm_emoji` reactions; none when absent. */
+  customEmoji?: CustomEmojiSource | undefined;
   /** The realm's string id, once read (sender_realm_str). */
   realmStr?: string | undefined;
 }

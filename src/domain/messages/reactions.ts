@@ -4,7 +4,7 @@ import type { User } from "../users/types.js";
 import { accessMessage } from "./access.js";
 import { HISTORICAL_FLAGS } from "./flag-bits.js";
 import type { MessageDeps } from "./ports.js";
-import { checkEmoji, emojiByName } from "./reaction-emoji.js";
+import { checkEmojiWith, emojiByNameWith } from "./reaction-emoji.js";
 import type { Reaction, ReactionRequest } from "./types.js";
 
 /**
@@ -23,7 +23,7 @@ export async function addReaction(
   let name = req.emojiName ?? "";
   let { emojiCode: code, reactionType: type } = req;
   if (code === undefined || type === undefined) {
-    const byName = emojiByName(name);
+    const byName = await emojiByNameWith(deps.customEmoji, name);
     code ??= byName.emojiCode;
     type ??= byName.reactionType;
   }
@@ -32,7 +32,7 @@ export async function addReaction(
     throw new ReactionAlreadyExistsError();
   }
   const existing = await reactions.firstWithEmoji(messageId, code, type);
-  const reactionType = existing?.reactionType ?? checkEmoji(name, code, type);
+  const reactionType = existing?.reactionType ?? (await checkEmojiWith(deps.customEmoji, name, code, type));
   if (existing !== undefined) name = existing.emojiName;
   const reaction: Reaction = { messageId, userId: user.id, emojiName: name, emojiCode: code, reactionType };
   const added = await deps.store.transaction(async (repos) => {
@@ -61,7 +61,7 @@ export async function removeReaction(
         "At least one of the following arguments must be present: emoji_name, emoji_code",
       );
     }
-    const byName = emojiByName(req.emojiName);
+    const byName = await emojiByNameWith(deps.customEmoji, req.emojiName);
     code = byName.emojiCode;
     type ??= byName.reactionType;
   }

@@ -1,4 +1,5 @@
 import { WILDCARD_MENTIONS, mentionCandidates, renderMarkdown } from "../markdown/render.js";
+import { emojiNameCandidates } from "../markdown/emoji-custom.js";
 import type { LinkableStream, MentionableUser, Rendered } from "../markdown/render.js";
 import type { User } from "../users/types.js";
 import type { MessageDeps } from "./ports.js";
@@ -23,5 +24,8 @@ export async function renderFor(deps: MessageDeps, sender: User, content: string
       ? await deps.groups.mentionable(candidates.groupNames)
       : [];
   const linkifiers = deps.linkifiers === undefined ? [] : await deps.linkifiers.forRendering();
-  return renderMarkdown(content, { users, streams, groups, linkifiers });
+  const emojiSource = deps.customEmoji;
+  const emojiNames = emojiSource === undefined ? [] : emojiNameCandidates(content);
+  const customEmoji = emojiSource === undefined ? [] : await emojiSource.activeNamed(emojiNames);
+  return renderMarkdown(content, { users, streams, groups, linkifiers, customEmoji });
 }

@@ -103,6 +103,13 @@ const realmFiltersProvider: StateProvider = {
   },
 };
 
+const realmEmojiProvider: StateProvider = {
+  eventTypes: ["realm_emoji"],
+  async fetch({ services }) {
+    return { realm_emoji: await services.customEmoji.all() };
+  },
+};
+
 const defaultStreamsProvider: StateProvider = {
   eventTypes: ["default_streams"],
   async fetch({ services }) {
@@ -126,7 +133,6 @@ const incomingWebhookBotsProvider: StateProvider = {
 
 /** State of features this server does not have (yet): what Zulip answers when none exist. */
 const EMPTY_STATE: readonly [eventType: string, state: Record<string, unknown>][] = [
-  ["realm_emoji", { realm_emoji: {} }],
   ["drafts", { drafts: [] }],
   ["realm_playgrounds", { realm_playgrounds: [] }],
   ["realm_domains", { realm_domains: [] }],
@@ -155,6 +161,7 @@ export const USER_STATE_PROVIDERS: readonly StateProvider[] = [
   mutedUsersProvider,
   linkifiersProvider,
   realmFiltersProvider,
+  realmEmojiProvider,
   incomingWebhookBotsProvider,
   ...emptyProviders,
 ];

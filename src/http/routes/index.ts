@@ -17,6 +17,7 @@ import { userGroupsRouter } from "./user-groups.js";
 import { usersAdminRouter } from "./users-admin.js";
 import { personalListsRouter } from "./personal-lists.js";
 import { linkifiersRouter } from "./linkifiers.js";
+import { emojiImagesRouter, realmEmojiRouter } from "./realm-emoji.js";
 import { userSettingsRouter } from "./user-settings.js";
 import { serverSettingsRouter } from "./server-settings.js";
 import { settingsRouter } from "./settings.js";
@@ -34,6 +35,8 @@ export function publicRouters(services: Services): Router<AppState>[] {
     externalRouter(services.webhooks),
     // Uploaded files: by web session or Basic auth, checked in the route.
     uploadFilesRouter(services),
+    // Custom emoji images: public, as in Zulip.
+    emojiImagesRouter(services),
   ];
 }
 
@@ -55,6 +58,7 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     usersAdminRouter(services),
     personalListsRouter(services),
     linkifiersRouter(services),
+    realmEmojiRouter(services),
     userSettingsRouter(services),
     integrationDocsRouter(services),
     deliveriesRouter(services),

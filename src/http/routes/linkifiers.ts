@@ -7,7 +7,7 @@ import { success } from "../state.js";
 
 /**
  * Linkifiers: GET /realm/linkifiers, GET (legacy) and POST /realm/filters, PATCH/DELETE
- * /realm/filters/{filter_id}; and GET /realm/emoji (the realm's custom emoji: none yet).
+ * /realm/filters/{filter_id}. (GET /realm/emoji is in realm-emoji.ts.)
  */
 export function linkifiersRouter(services: Services): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1/realm" });
@@ -21,11 +21,6 @@ export function linkifiersRouter(services: Services): Router<AppState> {
   // The legacy form zulip-js's filters.retrieve() reads: [pattern, url_template, id] triples.
   router.get("/filters", async (ctx) => {
     ctx.body = success({ filters: (await linkifiers.list()).map((l) => [l.pattern, l.urlTemplate, l.id]) });
-  });
-
-  // Custom emoji cannot be uploaded yet (docs/compat.md), so the realm has none.
-  router.get("/emoji", (ctx) => {
-    ctx.body = success({ emoji: {} });
   });
 
   router.post("/filters", async (ctx) => {

@@ -13,7 +13,13 @@ import { success } from "../state.js";
 
 /** POST /api/v1/user_uploads (and /json/user_uploads): the one route whose file parts are kept. */
 export function isUploadRequest(ctx: { method: string; path: string }): boolean {
-  return ctx.method === "POST" && (ctx.path === "/api/v1/user_uploads" || ctx.path === "/json/user_uploads");
+  return (
+    ctx.method === "POST" &&
+    (ctx.path === "/api/v1/user_uploads" ||
+      ctx.path === "/json/user_uploads" ||
+      // Custom emoji (realm-emoji.ts) upload one image the same way.
+      /^\/(api\/v1|json)\/realm\/emoji\/[^/]+$/.test(ctx.path))
+  );
 }
 
 interface UploadedPart {
@@ -22,6 +28,11 @@ interface UploadedPart {
 }
 
 const uploadedFiles = new WeakMap<object, UploadedPart[]>();
+
+/** The file parts `withUploadBody` kept for this request (none for other requests). */
+export function uploadedParts(ctx: object): readonly UploadedPart[] {
+  return uploadedFiles.get(ctx) ?? [];
+}
 
 /** Formidable's size errors carry 413. */
 interface ParserError {

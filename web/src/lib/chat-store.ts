@@ -4,6 +4,8 @@
  * tests run it without a browser; components subscribe to `version` changes.
  */
 import { text } from "./api.js";
+import { activeCustomEmoji } from "./emoji.js";
+import type { CustomEmoji } from "./emoji.js";
 
 export interface Message {
   id: number;
@@ -94,6 +96,8 @@ export class ChatStore {
   muted = new Set<string>();
   windows = new Map<string, NarrowWindow>();
   connectionDown = false;
+  /** The realm's active custom emoji by name (register's `realm_emoji`, kept by its events). */
+  customEmoji = new Map<string, CustomEmoji>();
   version = 0;
   private readonly listeners = new Set<() => void>();
 
@@ -138,6 +142,7 @@ export class ChatStore {
       this.users.set(u.user_id, u);
     this.subscriptions.clear();
     for (const s of (state["subscriptions"] ?? []) as Subscription[]) this.subscriptions.set(s.stream_id, s);
+    this.customEmoji = activeCustomEmoji(state["realm_emoji"]);
     this.muted.clear();
     for (const [streamName, topic] of (state["muted_topics"] ?? []) as [string, string, number][]) {
       const s = this.streamByName(streamName);
@@ -306,6 +311,9 @@ export class ChatStore {
         if (e["op"] === "add" && bot) this.users.set(bot.user_id, { ...bot, is_bot: true });
         break;
       }
+      case "realm_emoji":
+        this.customEmoji = activeCustomEmoji(e["realm_emoji"]);
+        break;
       case "muted_topics": {
         this.muted.clear();
         for (const [streamName, topic] of e["muted_topics"] as [string, string, number][]) {

@@ -3,6 +3,7 @@ import { ApiError, api } from "../lib/api.js";
 import type { ChatStore, Narrow, Person } from "../lib/chat-store.js";
 import { insertMention, matchMentions, mentionAt } from "../lib/mentions.js";
 import type { MentionQuery } from "../lib/mentions.js";
+import { insertEmoji } from "../lib/emoji.js";
 
 export function Compose({ store, narrow }: { store: ChatStore; narrow: Narrow }) {
   const [kind, setKind] = useState<"stream" | "private">(narrow.private ? "private" : "stream");
@@ -44,6 +45,17 @@ export function Compose({ store, narrow }: { store: ChatStore; narrow: Narrow })
     requestAnimationFrame(() => {
       el.focus();
       el.setSelectionRange(next.caret, next.caret);
+    });
+  };
+
+  // The emoji picker: the realm's custom emoji, inserted as `:name:` at the caret.
+  const pickEmoji = (name: string) => {
+    const el = textarea.current;
+    const next = insertEmoji(content, el?.selectionStart ?? content.length, name);
+    setContent(next.text);
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(next.caret, next.caret);
     });
   };
 
@@ -160,6 +172,18 @@ export function Compose({ store, narrow }: { store: ChatStore; narrow: Narrow })
             onKeyDown={onKeyDown}
           />
         </label>
+        {store.customEmoji.size > 0 && (
+          <details class="emoji-picker">
+            <summary>Emoji</summary>
+            <div role="listbox" aria-label="Custom emoji">
+              {[...store.customEmoji.values()].map((e) => (
+                <button key={e.id} type="button" title={`:${e.name}:`} onClick={() => pickEmoji(e.name)}>
+                  <img src={e.source_url} alt={`:${e.name}:`} width={20} height={20} />
+                </button>
+              ))}
+            </div>
+          </details>
+        )}
         <button type="submit" disabled={sending}>
           Send
         </button>

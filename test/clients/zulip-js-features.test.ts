@@ -4,6 +4,7 @@
  * and is checked against Zulip's OpenAPI schemas (afterEach), as in zulip-js.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import sharp from "sharp";
 import zulip from "zulip-js";
 import type { Client } from "zulip-js";
 import { startTestServer } from "../helpers/test-server.js";
@@ -54,6 +55,56 @@ describe("zulip-js: typing, emoji, linkifiers", () => {
       msg: "",
       filters: [["#(?P<id>[0-9]+)", "https://example.com/issues/{id}", 1]],
     });
+  });
+
+  it("lists an uploaded custom emoji and reacts with it (realm_emoji)", async () => {
+    const { hamlet } = server.users;
+    // zulip-js has no upload method: the emoji is uploaded as the Python client does (multipart;
+    // written by hand, since zulip-js replaces the global FormData).
+    const image = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#00ff00" } })
+      .png()
+      .toBuffer();
+    const boundary = "emoji-boundary";
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="tick.png"\r\n` +
+          "Content-Type: image/png\r\n\r\n",
+      ),
+      image,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const uploaded = await server.api.post("/api/v1/realm/emoji/green_tick", {
+      as: hamlet,
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    expect(uploaded.body).toEqual({ result: "success", msg: "" });
+    const h = await clientFor(hamlet);
+    const listed = await h.emojis.retrieve();
+    expect(listed).toEqual({
+      result: "success",
+      msg: "",
+      emoji: {
+        "1": {
+          id: "1",
+          name: "green_tick",
+          source_url: expect.stringMatching(/^\/user_avatars\/1\/emoji\/images\/[0-9a-f]{8}\.png$/),
+          deactivated: false,
+          author_id: hamlet.id,
+          still_url: null,
+        },
+      },
+    });
+    const sent = await h.messages.send({ to: [hamlet.id], type: "private", content: "done" });
+    const id = sent["id"] as number;
+    expect(await h.reactions.add({ message_id: id, emoji_name: "green_tick" })).toEqual({
+      result: "success",
+      msg: "",
+    });
+    const fetched = await h.messages.getById({ message_id: id });
+    expect(fetched["message"]["reactions"]).toEqual([
+      { emoji_name: "green_tick", emoji_code: "1", reaction_type: "realm_emoji", user_id: hamlet.id },
+    ]);
   });
 
   it("reacts with an emoji of the full set", async () => {

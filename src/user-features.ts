@@ -9,6 +9,7 @@ import type { StreamAccess } from "./domain/streams/access.js";
 import { TypingService } from "./domain/typing/typing-service.js";
 import { UserGroupsService } from "./domain/user-groups/user-groups-service.js";
 import { UserAdminService } from "./domain/users/admin.js";
+import { ProfileFieldsService } from "./domain/users/profile-fields.js";
 import type { UserService } from "./domain/users/user-service.js";
 import type { Db } from "./store/db.js";
 import { LinkifiersRepo } from "./store/linkifiers-repo.js";
@@ -42,6 +43,8 @@ export interface UserFeatures {
   userGroups: UserGroupsService;
   /** Read-only per-user state for register (starred ids, recent conversations, user topics). */
   userState: UserStateRepo;
+  /** Managing custom profile fields (POST, PATCH, DELETE /realm/profile_fields…). */
+  profileFields: ProfileFieldsService;
 }
 
 export interface UserFeatureDeps {
@@ -94,6 +97,7 @@ export function createUserFeatures(deps: UserFeatureDeps): UserFeatures {
     typing: new TypingService(events, users, streams),
     userStatus: new UserStatusService(new UserStatusRepo(db), events, clock, realmUserIds),
     userState: new UserStateRepo(db),
+    profileFields: new ProfileFieldsService(usersRepo, users, events),
     userGroups: deps.userGroups,
     personalLists: deps.personalLists,
     linkifiers: deps.linkifiers,

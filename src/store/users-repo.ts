@@ -289,6 +289,27 @@ export class UsersRepo {
     return row!.id;
   }
 
+  async updateProfileField(id: number, f: { name: string; hint: string; fieldData: string }): Promise<void> {
+    await this.db.run("UPDATE custom_profile_fields SET name = ?, hint = ?, field_data = ? WHERE id = ?", [
+      f.name,
+      f.hint,
+      f.fieldData,
+      id,
+    ]);
+  }
+
+  /** Deletes the field and every user's value of it. */
+  async deleteProfileField(id: number): Promise<void> {
+    await this.db.run("DELETE FROM custom_profile_field_values WHERE field_id = ?", [id]);
+    await this.db.run("DELETE FROM custom_profile_fields WHERE id = ?", [id]);
+  }
+
+  async setProfileFieldOrder(ids: readonly number[]): Promise<void> {
+    for (const [i, id] of ids.entries()) {
+      await this.db.run("UPDATE custom_profile_fields SET display_order = ? WHERE id = ?", [i + 1, id]);
+    }
+  }
+
   async profileValues(userIds: readonly number[] | null): Promise<Map<number, Map<number, ProfileValue>>> {
     const rows = await this.db.all<{
       user_id: number;

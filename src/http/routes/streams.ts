@@ -64,6 +64,13 @@ export function streamsRouter(services: Services): Router<AppState> {
     ctx.body = success({ subscribers: await streams.members(ctx.state.user, Number(raw)) });
   });
 
+  // A stream's email address is for Zulip's incoming email gateway, which this server doesn't run:
+  // a clear error (after the usual access check) rather than an address nothing would receive at.
+  router.get("/streams/:stream_id/email_address", async (ctx) => {
+    await streams.streamFor(ctx.state.user, pathId(ctx, "stream_id"));
+    throw new JsonableError("This server has no incoming email gateway, so streams have no email address");
+  });
+
   router.patch("/streams/:stream_id", async (ctx) => {
     const streamId = pathId(ctx, "stream_id");
     const args = parseArgs(ctx.state.params, {

@@ -66,6 +66,13 @@ export function withUploadBody(
         maxFieldsSize: 1024 * 1024,
         allowEmptyFiles: true,
         minFileSize: 0,
+        // A part with a filename is a file even without a Content-Type of its own, as Django
+        // reads it: python-requests (Zulip's Python client, its bots) sends file parts that way,
+        // and formidable would otherwise take them for text fields.
+        onPart: (part, handlePart) => {
+          if (part.originalFilename != null && !part.mimetype) part.mimetype = "application/octet-stream";
+          handlePart(part);
+        },
         fileWriteStreamHandler: (file?: unknown) => {
           const list: Buffer[] = [];
           chunks.set((file as { newFilename: string }).newFilename, list);

@@ -167,13 +167,39 @@ export function usersRouter(services: Services): Router<AppState> {
       field_type: int,
       field_data: optional(str, ""),
     });
-    const id = await users.createProfileField(ctx.state.user, {
+    const id = await services.profileFields.create(ctx.state.user, {
       name: args.name,
       hint: args.hint,
       fieldType: args.field_type,
       fieldData: args.field_data,
     });
     ctx.body = success({ id });
+  });
+
+  // Reordering: `order` lists every field's id once.
+  router.patch("/realm/profile_fields", async (ctx) => {
+    const args = parseArgs(ctx.state.params, { order: jsonList(checkInt) });
+    await services.profileFields.reorder(ctx.state.user, args.order);
+    ctx.body = success();
+  });
+
+  router.patch("/realm/profile_fields/:field_id", async (ctx) => {
+    const args = parseArgs(ctx.state.params, {
+      name: optional(str),
+      hint: optional(str),
+      field_data: optional(str),
+    });
+    await services.profileFields.update(ctx.state.user, int(ctx.params["field_id"] ?? "", "field_id"), {
+      name: args.name,
+      hint: args.hint,
+      fieldData: args.field_data,
+    });
+    ctx.body = success();
+  });
+
+  router.delete("/realm/profile_fields/:field_id", async (ctx) => {
+    await services.profileFields.remove(ctx.state.user, int(ctx.params["field_id"] ?? "", "field_id"));
+    ctx.body = success();
   });
 
   router.patch("/users/me/profile_data", async (ctx) => {

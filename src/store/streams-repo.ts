@@ -1,4 +1,4 @@
-import type { Queryable } from "./db.js";
+import type { Queryable, SqlValue } from "./db.js";
 import { placeholders, sqlBool } from "./db.js";
 import type { MutedTopic, Stream, Subscription } from "../domain/streams/types.js";
 
@@ -189,20 +189,63 @@ export class StreamsRepo {
     ).map((r) => r.color);
   }
 
-  /** Activates (or creates) the subscription; an existing row keeps its colour and settings. */
+  /** The next message's lowest possible id: where a subscription interval starts or ends. */
+  private async nextMessageId(): Promise<number> {
+    const r = await this.db.get<{ m: number | null }>("SELECT MAX(id) AS m FROM messages");
+    return (r?.m == null ? 0 : Number(r.m)) + 1;
+  }
+
+  /**
+   * Activates (or creates) the subscription; an existing row keeps its colour and settings. A new
+   * subscription interval starts at the next message (it continues the last closed one when no
+   * message came in between); a new row's read watermark is just below it.
+   */
   async activate(userId: number, streamId: number, color: string, now: number): Promise<void> {
+    const existing = await this.db.get<{ active: number }>(
+      "SELECT active FROM subscriptions WHERE user_id = ? AND stream_id = ?",
+      [userId, streamId],
+    );
+    if (existing?.active === 1) return;
+    const next = await this.nextMessageId();
+    let from = next;
+    const adjacent = await this.db.get<{ from_id: number }>(
+      "SELECT from_id FROM subscription_intervals WHERE user_id = ? AND stream_id = ? AND to_id = ?",
+      [userId, streamId, next],
+    );
+    if (adjacent !== undefined) {
+      from = Number(adjacent.from_id);
+      await this.db.run(
+        "DELETE FROM subscription_intervals WHERE user_id = ? AND stream_id = ? AND from_id = ?",
+        [userId, streamId, from],
+      );
+    }
     await this.db.run(
-      `INSERT INTO subscriptions (user_id, stream_id, active, color, date_subscribed) VALUES (?, ?, 1, ?, ?)
-       ON CONFLICT (user_id, stream_id) DO UPDATE SET active = 1`,
-      [userId, streamId, color, now],
+      `INSERT INTO subscriptions (user_id, stream_id, active, color, date_subscribed, active_from, read_upto)
+       VALUES (?, ?, 1, ?, ?, ?, ?)
+       ON CONFLICT (user_id, stream_id) DO UPDATE SET active = 1, active_from = excluded.active_from`,
+      [userId, streamId, color, now, from, next - 1],
     );
   }
 
+  /** Ends the subscription: its interval is kept closed (what the user received stays theirs). */
   async deactivate(userId: number, streamId: number): Promise<void> {
+    await this.closeIntervals("user_id = ? AND stream_id = ?", [userId, streamId]);
     await this.db.run("UPDATE subscriptions SET active = 0 WHERE user_id = ? AND stream_id = ?", [
       userId,
       streamId,
     ]);
+  }
+
+  /** Records the closed interval of each active subscription matching `where` (when not empty). */
+  private async closeIntervals(where: string, params: SqlValue[]): Promise<void> {
+    const next = await this.nextMessageId();
+    await this.db.run(
+      `INSERT INTO subscription_intervals (user_id, stream_id, from_id, to_id)
+       SELECT user_id, stream_id, active_from, ? FROM subscriptions
+       WHERE ${where} AND active = 1 AND active_from < ?
+       ON CONFLICT (user_id, stream_id, from_id) DO UPDATE SET to_id = excluded.to_id`,
+      [next, ...params, next],
+    );
   }
 
   async setProperty(
@@ -337,6 +380,7 @@ export class StreamsRepo {
   /** Deactivates every subscription to the stream; returns the users who were subscribed. */
   async unsubscribeAll(streamId: number): Promise<number[]> {
     const ids = await this.subscriberIds(streamId);
+    await this.closeIntervals("stream_id = ?", [streamId]);
     await this.db.run("UPDATE subscriptions SET active = 0 WHERE stream_id = ?", [streamId]);
     return ids;
   }

@@ -65,6 +65,8 @@ export async function editMessage(
     const repo = repos.messages;
     if (content !== undefined && rendered !== undefined) {
       await repo.updateContent(id, content, rendered.html, isMe(content), messageHas(rendered.html));
+      // A sparse message's recipients without a row follow its derived flags: set them first.
+      await repo.setWildcardMentioned(id, rendered.wildcard);
       const rows = await repo.rowsOfMessage(id);
       const mentioned = new Set(rendered.mentionedUserIds);
       const changes = rows.flatMap((r) => {

@@ -19,7 +19,7 @@ function publishFlags(
 
 /** POST /mark_all_as_read. Always publishes the `all: true` event, as Zulip does. */
 export async function markAllAsRead(deps: MessageDeps, user: User): Promise<void> {
-  await deps.store.transaction(({ messages }) => messages.changeFlag(user.id, Flag.read, true, {}));
+  await deps.store.transaction(({ messages }) => messages.markAllRead(user.id));
   publishFlags(deps, user.id, "add", "read", [], true);
 }
 

@@ -53,6 +53,8 @@ export async function moveToStream(
   const gaining = [...newSubscribers].filter((u) => !holders.has(u));
 
   await deps.store.transaction(async ({ messages }) => {
+    // Who received a moved message no longer follows a stream's subscription intervals.
+    await messages.densify(ids);
     const recipientId = await messages.recipientId(2, String(newStream.id));
     await messages.moveToStream(ids, newStream.id, recipientId, topic);
     await messages.deleteRows(ids, losing);

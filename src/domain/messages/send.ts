@@ -59,6 +59,13 @@ async function sendToStream(deps: MessageDeps, sender: User, input: SendInput): 
     0,
     await alertedUsers(deps, content, ids),
   );
+  // Stored sparsely: rows only where a recipient's flags differ from the derived ones (the
+  // subscribers' unread, the subscribed sender's read), and for a sender who is not subscribed.
+  const recipientFlagBits = rendered.wildcard ? Flag.wildcard_mentioned : 0;
+  const subscribed = new Set(subscribers);
+  const exceptions = recipients.filter(
+    (r) => !subscribed.has(r.id) || r.flags !== (recipientFlagBits | (r.id === sender.id ? Flag.read : 0)),
+  );
   const id = await deps.store.transaction(async (repos) => {
     const repo = repos.messages;
     const recipientId = await repo.recipientId(2, String(stream.id));
@@ -74,8 +81,9 @@ async function sendToStream(deps: MessageDeps, sender: User, input: SendInput): 
       dateSent: nowSeconds(deps),
       isMeMessage: isMe(content),
       has: messageHas(rendered.html),
+      recipientFlags: recipientFlagBits,
     });
-    await repo.insertUserMessages(messageId, recipients);
+    await repo.insertStreamMessageRows(messageId, stream.id, exceptions);
     await linkAttachments(repos, sender.id, messageId, content);
     return messageId;
   });

@@ -22,7 +22,14 @@ export interface StoredMessage {
   isMeMessage: boolean;
 }
 
-export type NewMessage = Omit<StoredMessage, "id" | "lastEditTime" | "editHistory"> & { has: MessageHas };
+export type NewMessage = Omit<StoredMessage, "id" | "lastEditTime" | "editHistory"> & {
+  has: MessageHas;
+  /**
+   * A stream message stored sparsely: the flags of a recipient without a row (0 or
+   * wildcard_mentioned), `read` derived from the watermark. Absent/null: a row per recipient.
+   */
+  recipientFlags?: number | null;
+};
 
 /** One stored edit (Zulip's edit_history entry). */
 export interface EditHistoryEntry {

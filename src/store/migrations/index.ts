@@ -14,7 +14,9 @@ import { userGroups } from "./016-user-groups.js";
 import { alertWordsMutedUsers } from "./017-alert-words-muted-users.js";
 import { linkifiers } from "./018-linkifiers.js";
 import { webhookDeliveries } from "./020-webhook-deliveries.js";
+import { sparseUnread } from "./021-sparse-unread.js";
 import { realmEmoji } from "./023-realm-emoji.js";
+import { userGroupSubgroups } from "./024-user-group-subgroups.js";
 import type { Migration } from "./types.js";
 
 /** Every migration, in order. A new one is one file and one line here. */
@@ -35,5 +37,7 @@ export const migrations: readonly Migration[] = [
   alertWordsMutedUsers,
   linkifiers,
   webhookDeliveries,
+  sparseUnread,
   realmEmoji,
+  userGroupSubgroups,
 ];

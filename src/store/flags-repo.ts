@@ -1,0 +1,494 @@
+/**
+ * Who received which message and with which flags: `user_messages` rows (a row per recipient for
+ * private and moved messages; sparse exception rows for stream messages), subscription intervals
+ * and read watermarks. The model is described in narrow-sql.ts. MessagesRepo extends this class.
+ */
+import type { Queryable, SqlValue } from "./db.js";
+import {
+  COVERED,
+  DERIVED_READ,
+  FLAGS_EXPR,
+  NOT_RECEIVED,
+  RECEIVED,
+  USER_FROM,
+  conditionSql,
+} from "./narrow-sql.js";
+import type { MessageScope } from "./narrow-sql.js";
+import type { UnreadRow } from "../domain/messages/types.js";
+
+const READ = 1;
+/** Flags that only rows carry (never derived): a narrow on them reads the user's rows. */
+const ROW_ONLY_FLAGS = 2 | 4 | 8 | 512;
+
+interface UnreadSqlRow {
+  id: number;
+  flags: number;
+  stream_id: number | null;
+  topic: string;
+  pm_key: string | null;
+  sender_id: number;
+}
+
+/** Which of a user's messages a flag change or an unread query covers. */
+export interface FlagFilter {
+  messageIds?: readonly number[];
+  streamId?: number;
+  topic?: string;
+}
+
+export class FlagsRepo {
+  constructor(protected readonly db: Queryable) {}
+
+  /** `IN (…)` over a JSON array parameter: one constant SQL text for any number of ids. */
+  protected idsIn(): string {
+    return this.db.dialect === "sqlite"
+      ? "(SELECT value FROM json_each(?))"
+      : "(SELECT json_array_elements_text(?::json)::bigint)";
+  }
+
+  /** The highest message id (0 when none): bounds of subscription intervals and watermarks. */
+  async maxId(): Promise<number> {
+    const r = await this.db.get<{ m: number | null }>("SELECT MAX(id) AS m FROM messages");
+    return r?.m == null ? 0 : Number(r.m);
+  }
+
+  /**
+   * Every row in ONE statement with one JSON parameter ([[user_id, flags], …]), whatever the number
+   * of rows: one round trip, and a constant SQL text (prepared once).
+   */
+  async insertUserMessages(messageId: number, rows: readonly { id: number; flags: number }[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.upsertRows(rows.map((r) => [r.id, messageId, r.flags]));
+  }
+
+  /** Writes rows [user_id, message_id, flags] (replacing existing ones), in one statement. */
+  protected async upsertRows(rows: readonly (readonly [number, number, number])[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.run(
+      this.db.dialect === "sqlite"
+        ? `INSERT INTO user_messages (user_id, message_id, flags)
+           SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+           FROM json_each(?) WHERE true
+           ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags`
+        : `INSERT INTO user_messages (user_id, message_id, flags)
+           SELECT (e->>0)::bigint, (e->>1)::bigint, (e->>2)::bigint FROM json_array_elements(?::json) AS e
+           ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  /**
+   * A new sparse stream message's rows: `rows` (its exceptions) and a "not received" row for each
+   * deactivated user still subscribed (driven by the partial index users_inactive).
+   */
+  async insertStreamMessageRows(
+    messageId: number,
+    streamId: number,
+    rows: readonly { id: number; flags: number }[],
+  ): Promise<void> {
+    await this.insertUserMessages(messageId, rows);
+    await this.db.run(
+      `INSERT INTO user_messages (user_id, message_id, flags)
+       SELECT u.id, ?, ${NOT_RECEIVED} FROM users u JOIN subscriptions s ON s.user_id = u.id AND s.stream_id = ?
+       WHERE u.is_active = 0 AND s.active = 1 AND s.active_from <= ?
+       ON CONFLICT (user_id, message_id) DO NOTHING`,
+      [messageId, streamId, messageId],
+    );
+  }
+
+  /** The user's flags bitmask for the message; undefined when the user did not receive it. */
+  async flagsOf(userId: number, messageId: number): Promise<number | undefined> {
+    return (await this.flagsOfMany(userId, [messageId])).get(messageId);
+  }
+
+  /** The user's flags for several messages (only those the user received). */
+  async flagsOfMany(userId: number, messageIds: readonly number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    if (messageIds.length === 0) return out;
+    const rows = await this.db.all<{ id: number; flags: number }>(
+      `SELECT m.id AS id, ${FLAGS_EXPR} AS flags FROM ${USER_FROM} WHERE m.id IN ${this.idsIn()} AND ${RECEIVED}`,
+      [userId, userId, JSON.stringify(messageIds)],
+    );
+    for (const r of rows) out.set(Number(r.id), Number(r.flags));
+    return out;
+  }
+
+  /** Everyone who received a message, with their flags, ascending by user. */
+  async rowsOfMessage(messageId: number): Promise<{ userId: number; flags: number }[]> {
+    const byUser = new Map<number, number>();
+    const derived = await this.db.all<{ user_id: number; flags: number }>(
+      `SELECT sub.user_id AS user_id, m.recipient_flags | ${DERIVED_READ} AS flags
+       FROM messages m JOIN subscriptions sub ON sub.stream_id = m.stream_id
+       WHERE m.id = ? AND m.recipient_flags IS NOT NULL AND ${COVERED}`,
+      [messageId],
+    );
+    for (const r of derived) byUser.set(Number(r.user_id), Number(r.flags));
+    const rows = await this.db.all<{ user_id: number; flags: number }>(
+      "SELECT user_id, flags FROM user_messages WHERE message_id = ?",
+      [messageId],
+    );
+    for (const r of rows) {
+      const flags = Number(r.flags);
+      if ((flags & NOT_RECEIVED) !== 0) byUser.delete(Number(r.user_id));
+      else byUser.set(Number(r.user_id), flags);
+    }
+    return [...byUser.entries()].sort((a, b) => a[0] - b[0]).map(([userId, flags]) => ({ userId, flags }));
+  }
+
+  /**
+   * Ids and the user's flags of messages in `scope` whose id compares to `anchor` with `op`,
+   * ordered towards/away from the anchor, at most `limit`.
+   */
+  async range(
+    scope: MessageScope,
+    op: "<" | "<=" | ">=" | ">" | "=",
+    anchor: number,
+    order: "ASC" | "DESC",
+    limit: number,
+  ): Promise<{ id: number; flags: number }[]> {
+    const params: SqlValue[] = [];
+    const where = await this.scopeWhere(scope, params);
+    where.push(`m.id ${op} ?`);
+    params.push(anchor);
+    params.push(limit);
+    const rows = await this.db.all<{ id: number; flags: number }>(
+      `SELECT m.id AS id, ${FLAGS_EXPR} AS flags FROM ${USER_FROM} WHERE ${where.join(" AND ")} ORDER BY m.id ${order} LIMIT ?`,
+      params,
+    );
+    return rows.map((r) => ({ id: Number(r.id), flags: Number(r.flags) }));
+  }
+
+  /**
+   * The WHERE terms of a scope (after USER_FROM's two parameters): a stream's whole history, or
+   * the messages the user received. Flag narrows get an index-friendly bound: rows only for the
+   * flags only rows carry, and no message below the lowest possible unread one for `is:unread`.
+   */
+  protected async scopeWhere(scope: MessageScope, params: SqlValue[]): Promise<string[]> {
+    params.push(scope.userId, scope.userId);
+    const where: string[] = [];
+    if (scope.historyOfStreamId !== undefined) {
+      where.push("m.stream_id = ?");
+      params.push(scope.historyOfStreamId);
+    } else {
+      where.push(RECEIVED);
+    }
+    for (const c of scope.conditions) {
+      where.push(conditionSql(c, params, this.db.dialect));
+      if (c.kind !== "flag") continue;
+      if (!c.negated && (c.bits & ~ROW_ONLY_FLAGS) === 0) {
+        where.push(
+          `m.id IN (SELECT message_id FROM user_messages WHERE user_id = ? AND (flags & ${c.bits}) <> 0)`,
+        );
+        params.push(scope.userId);
+      } else if (c.negated && c.bits === READ) {
+        where.push("m.id >= ?");
+        params.push(await this.lowestPossibleUnread(scope.userId));
+      }
+    }
+    return where;
+  }
+
+  /** No message below this id is unread for the user (the lowest unread row or watermark + 1). */
+  private async lowestPossibleUnread(userId: number): Promise<number> {
+    const r = await this.db.get<{ a: number | null; b: number | null }>(
+      `SELECT (SELECT MIN(message_id) FROM user_messages WHERE user_id = ? AND (flags & 1) = 0) AS a,
+              (SELECT MIN(read_upto) FROM subscriptions WHERE user_id = ?) AS b`,
+      [userId, userId],
+    );
+    const a = r?.a == null ? Number.MAX_SAFE_INTEGER : Number(r.a);
+    const b = r?.b == null ? Number.MAX_SAFE_INTEGER : Number(r.b) + 1;
+    return Math.min(a, b);
+  }
+
+  /** Which of `ids` are in `scope` (GET /messages/matches_narrow), ascending. */
+  async matchingIds(scope: MessageScope, ids: readonly number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const params: SqlValue[] = [];
+    const where = await this.scopeWhere(scope, params);
+    where.push(`m.id IN ${this.idsIn()}`);
+    params.push(JSON.stringify(ids));
+    const rows = await this.db.all<{ id: number }>(
+      `SELECT m.id AS id FROM ${USER_FROM} WHERE ${where.join(" AND ")} ORDER BY m.id`,
+      params,
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** Highest message id the user received; -1 when none. */
+  async maxMessageId(userId: number): Promise<number> {
+    const [last] = await this.range({ userId, conditions: [] }, ">=", 0, "DESC", 1);
+    return last === undefined ? -1 : last.id;
+  }
+
+  /** Whether the user received a message of this topic. */
+  async hasTopic(userId: number, streamId: number, topic: string): Promise<boolean> {
+    const [first] = await this.range(
+      {
+        userId,
+        conditions: [
+          { kind: "stream", streamId, negated: false },
+          { kind: "topic", topic, negated: false },
+        ],
+      },
+      ">=",
+      0,
+      "ASC",
+      1,
+    );
+    return first !== undefined;
+  }
+
+  /**
+   * The user's unread messages, ascending, at most `limit` (the newest ones), optionally of one
+   * stream or topic: unread rows (partial index user_messages_unread) and, per subscription
+   * interval, the stream's sparse messages above the watermark that have no row.
+   */
+  async unreadRows(userId: number, limit: number, filter: FlagFilter = {}): Promise<UnreadRow[]> {
+    const where: string[] = [];
+    const fp: SqlValue[] = [];
+    if (filter.streamId !== undefined) {
+      where.push("m.stream_id = ?");
+      fp.push(filter.streamId);
+      if (filter.topic !== undefined) {
+        where.push("lower(m.topic) = lower(?)");
+        fp.push(filter.topic);
+      }
+    }
+    const extra = where.map((w) => ` AND ${w}`).join("");
+    const cols =
+      "m.id AS id, m.stream_id AS stream_id, m.topic AS topic, m.pm_key AS pm_key, m.sender_id AS sender_id";
+    const explicit = await this.db.all<UnreadSqlRow>(
+      `SELECT ${cols}, um.flags AS flags FROM user_messages um JOIN messages m ON m.id = um.message_id
+       WHERE um.user_id = ? AND (um.flags & 1) = 0 AND (um.flags & ${NOT_RECEIVED}) = 0${extra}
+       ORDER BY um.message_id DESC LIMIT ?`,
+      [userId, ...fp, limit],
+    );
+    const out: UnreadSqlRow[] = [...explicit];
+    let want = limit;
+    for (;;) {
+      const derived = await this.db.all<UnreadSqlRow>(
+        `SELECT ${cols}, m.recipient_flags AS flags FROM subscriptions sub JOIN messages m ON m.stream_id = sub.stream_id
+         WHERE sub.user_id = ? AND sub.active = 1 AND m.id >= sub.active_from AND m.id > sub.read_upto
+           AND m.recipient_flags IS NOT NULL AND m.sender_id <> sub.user_id${extra}
+         UNION ALL
+         SELECT ${cols}, m.recipient_flags AS flags FROM subscription_intervals si
+           JOIN subscriptions sub ON sub.user_id = si.user_id AND sub.stream_id = si.stream_id
+           JOIN messages m ON m.stream_id = si.stream_id
+         WHERE si.user_id = ? AND m.id >= si.from_id AND m.id < si.to_id AND m.id > sub.read_upto
+           AND m.recipient_flags IS NOT NULL AND m.sender_id <> si.user_id${extra}
+         ORDER BY id DESC LIMIT ?`,
+        [userId, ...fp, userId, ...fp, want],
+      );
+      if (derived.length === 0) break;
+      // A row decides for its message (read, or unread and already listed, or not received).
+      const low = Number(derived[derived.length - 1]!.id);
+      const high = Number(derived[0]!.id);
+      const withRows = new Set(
+        (
+          await this.db.all<{ message_id: number }>(
+            "SELECT message_id FROM user_messages WHERE user_id = ? AND message_id >= ? AND message_id <= ?",
+            [userId, low, high],
+          )
+        ).map((r) => Number(r.message_id)),
+      );
+      const kept = derived.filter((r) => !withRows.has(Number(r.id)));
+      if (kept.length < limit && derived.length === want && withRows.size > 0) {
+        want += withRows.size; // some were dropped: read further down
+        continue;
+      }
+      out.push(...kept);
+      break;
+    }
+    out.sort((a, b) => Number(b.id) - Number(a.id));
+    return out
+      .slice(0, limit)
+      .reverse()
+      .map((r) => ({
+        id: Number(r.id),
+        flags: Number(r.flags),
+        streamId: r.stream_id === null ? null : Number(r.stream_id),
+        topic: r.topic,
+        pmKey: r.pm_key,
+        senderId: Number(r.sender_id),
+      }));
+  }
+
+  /** Ids of the messages the user received in a stream (optionally one topic), ascending. */
+  private async receivedIds(userId: number, streamId: number, topic: string | undefined): Promise<number[]> {
+    const params: SqlValue[] = [userId, userId, streamId];
+    let sql = `SELECT m.id AS id FROM ${USER_FROM} WHERE m.stream_id = ? AND ${RECEIVED}`;
+    if (topic !== undefined) {
+      sql += " AND lower(m.topic) = lower(?)";
+      params.push(topic);
+    }
+    const rows = await this.db.all<{ id: number }>(`${sql} ORDER BY m.id`, params);
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** Every message marked read: the watermarks at the newest message, the rows read, none left redundant. */
+  async markAllRead(userId: number): Promise<void> {
+    await this.db.run("UPDATE subscriptions SET read_upto = ? WHERE user_id = ?", [
+      await this.maxId(),
+      userId,
+    ]);
+    await this.db.run("UPDATE user_messages SET flags = flags | 1 WHERE user_id = ? AND (flags & 1) = 0", [
+      userId,
+    ]);
+    await this.dropRedundantRows(userId, {});
+  }
+
+  /**
+   * Sets (`add`) or clears a flag bit on the user's messages: some ids, a stream, or a stream's
+   * topic (case-insensitive), among those the user received. Returns the ids that changed,
+   * ascending. Marking a whole stream read moves its watermark; other changes write rows, then
+   * move the watermark over what is read and drop the rows that became redundant.
+   */
+  async changeFlag(userId: number, bit: number, add: boolean, filter: FlagFilter): Promise<number[]> {
+    if (filter.messageIds === undefined && filter.streamId === undefined) {
+      if (bit === READ && add) {
+        const changed = (await this.unreadRows(userId, Number.MAX_SAFE_INTEGER)).map((r) => r.id);
+        await this.markAllRead(userId);
+        return changed;
+      }
+      throw new Error("changeFlag: a flag other than read needs message ids or a stream");
+    }
+    if (filter.messageIds === undefined && bit === READ && add && filter.topic === undefined) {
+      const streamId = filter.streamId!;
+      const changed = (await this.unreadRows(userId, Number.MAX_SAFE_INTEGER, { streamId })).map((r) => r.id);
+      await this.db.run("UPDATE subscriptions SET read_upto = ? WHERE user_id = ? AND stream_id = ?", [
+        await this.maxId(),
+        userId,
+        streamId,
+      ]);
+      await this.db.run(
+        `UPDATE user_messages SET flags = flags | 1 WHERE user_id = ? AND (flags & 1) = 0
+         AND message_id IN (SELECT id FROM messages WHERE stream_id = ?)`,
+        [userId, streamId],
+      );
+      await this.dropRedundantRows(userId, { streamId });
+      return changed.sort((a, b) => a - b);
+    }
+    let ids = filter.messageIds;
+    if (ids === undefined) ids = await this.receivedIds(userId, filter.streamId!, filter.topic);
+    else if (filter.streamId !== undefined) {
+      const inStream = new Set(await this.receivedIds(userId, filter.streamId, filter.topic));
+      ids = ids.filter((id) => inStream.has(id));
+    }
+    if (ids.length === 0) return [];
+    const current = await this.flagsOfMany(userId, [...new Set(ids)]);
+    const writes: [number, number, number][] = [];
+    for (const [id, flags] of current) {
+      const has = (flags & bit) !== 0;
+      if (has !== add) writes.push([userId, id, add ? flags | bit : flags & ~bit]);
+    }
+    if (writes.length === 0) return [];
+    const changed = writes.map((w) => w[1]).sort((a, b) => a - b);
+    await this.upsertRows(writes);
+    if (bit === READ && add) {
+      const streams = await this.db.all<{ stream_id: number }>(
+        `SELECT DISTINCT stream_id FROM messages WHERE id IN ${this.idsIn()} AND recipient_flags IS NOT NULL`,
+        [JSON.stringify(changed)],
+      );
+      for (const s of streams) await this.advanceWatermark(userId, Number(s.stream_id));
+    }
+    await this.dropRedundantRows(userId, { messageIds: changed });
+    return changed;
+  }
+
+  /**
+   * Moves the user's watermark of a stream up to just below their first unread message there (or
+   * the newest message), then drops the rows that became redundant.
+   */
+  private async advanceWatermark(userId: number, streamId: number): Promise<void> {
+    const sub = await this.db.get<{ read_upto: number }>(
+      "SELECT read_upto FROM subscriptions WHERE user_id = ? AND stream_id = ?",
+      [userId, streamId],
+    );
+    if (sub === undefined) return;
+    const from = Number(sub.read_upto);
+    const first = await this.db.get<{ id: number }>(
+      `SELECT m.id AS id FROM ${USER_FROM} WHERE m.stream_id = ? AND m.id > ? AND ${RECEIVED}
+       AND (${FLAGS_EXPR} & 1) = 0 ORDER BY m.id LIMIT 1`,
+      [userId, userId, streamId, from],
+    );
+    const to = first === undefined ? await this.maxId() : Number(first.id) - 1;
+    if (to <= from) return;
+    await this.db.run(
+      "UPDATE subscriptions SET read_upto = ? WHERE user_id = ? AND stream_id = ? AND read_upto < ?",
+      [to, userId, streamId, to],
+    );
+    await this.dropRedundantRows(userId, { streamId });
+  }
+
+  /** Deletes the user's rows of sparse messages that say what the derived flags say. */
+  protected async dropRedundantRows(userId: number, filter: FlagFilter): Promise<void> {
+    const params: SqlValue[] = [userId, userId];
+    let extra = "";
+    if (filter.messageIds !== undefined) {
+      if (filter.messageIds.length === 0) return;
+      extra = ` AND um2.message_id IN ${this.idsIn()}`;
+      params.push(JSON.stringify(filter.messageIds));
+    } else if (filter.streamId !== undefined) {
+      extra = " AND m.stream_id = ?";
+      params.push(filter.streamId);
+    }
+    await this.db.run(
+      `DELETE FROM user_messages WHERE user_id = ? AND message_id IN (
+         SELECT m.id FROM user_messages um2 JOIN messages m ON m.id = um2.message_id
+         JOIN subscriptions sub ON sub.user_id = um2.user_id AND sub.stream_id = m.stream_id
+         WHERE um2.user_id = ?${extra} AND ${COVERED}
+           AND um2.flags = (m.recipient_flags | ${DERIVED_READ}))`,
+      params,
+    );
+  }
+
+  /**
+   * A row for a user who did not receive the message (public history: starring, reacting); none
+   * when they did (their flags stay).
+   */
+  async insertUserMessage(userId: number, messageId: number, flags: number): Promise<void> {
+    if ((await this.flagsOf(userId, messageId)) !== undefined) return;
+    await this.upsertRows([[userId, messageId, flags]]);
+  }
+
+  /** Sets several users' flags of one message. */
+  async setUserFlags(
+    messageId: number,
+    changes: readonly { userId: number; flags: number }[],
+  ): Promise<void> {
+    if (changes.length === 0) return;
+    await this.upsertRows(changes.map((c) => [c.userId, messageId, c.flags]));
+    for (const c of changes) await this.dropRedundantRows(c.userId, { messageIds: [messageId] });
+  }
+
+  /** Sets or clears wildcard_mentioned in a sparse message's derived flags (an edit). */
+  async setWildcardMentioned(messageId: number, on: boolean): Promise<void> {
+    await this.db.run(
+      `UPDATE messages SET recipient_flags = ${on ? "recipient_flags | 16" : "recipient_flags & ~16"}
+       WHERE id = ? AND recipient_flags IS NOT NULL`,
+      [messageId],
+    );
+  }
+
+  /**
+   * Gives sparse messages a row per recipient (before a move between streams, whose recipients do
+   * not follow the new stream's intervals): each recipient's derived flags become a row.
+   */
+  async densify(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    const json = JSON.stringify(ids);
+    await this.db.run(
+      `INSERT INTO user_messages (user_id, message_id, flags)
+       SELECT sub.user_id, m.id, m.recipient_flags | ${DERIVED_READ}
+       FROM messages m JOIN subscriptions sub ON sub.stream_id = m.stream_id
+       WHERE m.id IN ${this.idsIn()} AND ${COVERED}
+       ON CONFLICT (user_id, message_id) DO NOTHING`,
+      [json],
+    );
+    await this.db.run(
+      `DELETE FROM user_messages WHERE message_id IN ${this.idsIn()} AND (flags & ${NOT_RECEIVED}) <> 0`,
+      [json],
+    );
+    await this.db.run(`UPDATE messages SET recipient_flags = NULL WHERE id IN ${this.idsIn()}`, [json]);
+  }
+}

@@ -1,14 +1,15 @@
 /**
  * The fixed cost of one request (issue 16), measured as server CPU per request:
  *
- *   node bin/run-ts.js bench/fixed-cost.ts [--quick] [--cpu-prof DIR]
+ *   node bin/run-ts.js bench/fixed-cost.ts [--quick] [--cpu-prof DIR] [--only bare,webhook,messages,plain]
  *
  * Three servers, each in its own child process and loaded alone (autocannon, 50 connections,
  * 2 s warm-up + 10 s measured; --quick 1 s + 2 s):
  * - bare: Koa + @koa/router + koa-body parsing the GitHub push payload (bench/ratio-child.ts);
  * - webhook: the chat server, the same payload posted to `/api/v1/external/github` into a stream
  *   whose only subscriber is its creator (one live event queue): no per-recipient work to speak of;
- * - messages: the chat server, `POST /api/v1/messages` of `hello **world**` to such a stream.
+ * - messages: the chat server, `POST /api/v1/messages` of `hello **world**` to such a stream;
+ * - plain: the same with text that has no markup (`hello world, how are you?`).
  * CPU = utime + stime of the server process (/proc/PID/stat) over the measured 10 s, divided by the
  * requests completed in it. With `--cpu-prof DIR` the two chat servers run under `node --cpu-prof`
  * (one profile each; summarise with bench/profile-summary.ts); CPU figures are then inflated.
@@ -63,8 +64,10 @@ async function measure(
   };
 }
 
+const CONTENT = { messages: "hello **world**", plain: "hello world, how are you?" } as const;
+
 async function chatServer(
-  kind: "webhook" | "messages",
+  kind: "webhook" | "messages" | "plain",
   quick: boolean,
   cpuProfDir?: string,
 ): Promise<Measured> {
@@ -75,7 +78,7 @@ async function chatServer(
   try {
     await child.call("createStream", { name: "fixed", userIds: [ready.owner.id] });
     await child.call("allocateQueues", { userIds: [ready.owner.id], eventTypes: ["message"] });
-    if (kind === "messages") {
+    if (kind !== "webhook") {
       return await measure(
         child.pid,
         {
@@ -88,7 +91,7 @@ async function chatServer(
             type: "stream",
             to: "fixed",
             topic: "bench",
-            content: "hello **world**",
+            content: CONTENT[kind],
           }).toString(),
         },
         quick,
@@ -115,40 +118,53 @@ async function chatServer(
   }
 }
 
-export async function fixedCostBench(quick: boolean, cpuProfDir?: string): Promise<Record<string, unknown>> {
+export type FixedCostKind = "bare" | "webhook" | "messages" | "plain";
+
+export async function fixedCostBench(
+  quick: boolean,
+  cpuProfDir?: string,
+  only: readonly FixedCostKind[] = ["bare", "webhook", "messages"],
+): Promise<Record<string, unknown>> {
   const fixture = loadFixtureRequest("github", FIXTURE);
-  const bareApp = await spawnBare();
-  let bare: Measured;
-  try {
-    const query = new URLSearchParams({ ...fixture.query, api_key: "x", stream: "fixed" });
-    bare = await measure(
-      bareApp.pid,
-      {
-        url: `${bareApp.url}/api/v1/external/github?${query.toString()}`,
-        headers: fixture.headers,
-        body: fixture.body,
-      },
-      quick,
-    );
-  } finally {
-    await bareApp.stop();
+  const out: Partial<Record<FixedCostKind, Measured>> = {};
+  for (const kind of only) {
+    if (kind !== "bare") {
+      out[kind] = await chatServer(kind, quick, cpuProfDir);
+      continue;
+    }
+    const bareApp = await spawnBare();
+    try {
+      const query = new URLSearchParams({ ...fixture.query, api_key: "x", stream: "fixed" });
+      out.bare = await measure(
+        bareApp.pid,
+        {
+          url: `${bareApp.url}/api/v1/external/github?${query.toString()}`,
+          headers: fixture.headers,
+          body: fixture.body,
+        },
+        quick,
+      );
+    } finally {
+      await bareApp.stop();
+    }
   }
-  const webhook = await chatServer("webhook", quick, cpuProfDir);
-  const messages = await chatServer("messages", quick, cpuProfDir);
+  const { bare, webhook } = out;
   return {
     loadAvg: os.loadavg().map((n) => round(n, 2)),
-    bare,
-    webhook,
-    messages,
-    webhookCpuVsBare: round(webhook.cpuMsPerRequest / bare.cpuMsPerRequest, 1),
+    ...out,
+    ...(bare !== undefined && webhook !== undefined
+      ? { webhookCpuVsBare: round(webhook.cpuMsPerRequest / bare.cpuMsPerRequest, 1) }
+      : {}),
   };
 }
 
 if (process.argv[1]?.endsWith("fixed-cost.ts")) {
   const i = process.argv.indexOf("--cpu-prof");
+  const o = process.argv.indexOf("--only");
   const result = await fixedCostBench(
     process.argv.includes("--quick"),
     i === -1 ? undefined : process.argv[i + 1],
+    o === -1 ? undefined : ((process.argv[o + 1] ?? "").split(",") as FixedCostKind[]),
   );
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   process.exit(0);

@@ -2,7 +2,7 @@ import Router from "@koa/router";
 import { JsonableError, RequestVariableInvalidError } from "../../errors.js";
 import type { Anchor, NarrowTerm, PropagateMode, SendInput } from "../../domain/messages/types.js";
 import type { Services } from "../../services.js";
-import { bool, checkInt, int, jsonList, optional, parseArgs, str, withAlias } from "../params.js";
+import { bool, checkInt, int, jsonList, optional, parseArgs, str, tryJson, withAlias } from "../params.js";
 import type { Parser } from "../params.js";
 import { presentFetch } from "../presenters/messages.js";
 import type { AppContext, AppState } from "../state.js";
@@ -12,14 +12,6 @@ const messageType: Parser<SendInput["type"]> = (raw) => {
   if (raw === "stream" || raw === "private" || raw === "direct" || raw === "channel") return raw;
   throw new JsonableError("Invalid message type");
 };
-
-function tryJson(raw: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(raw) as unknown };
-  } catch {
-    return { ok: false };
-  }
-}
 
 /** Zulip's extract_stream_indicator: a raw name, a JSON name or id, or a one-element JSON list. */
 function streamIndicator(raw: string): string | number {

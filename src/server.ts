@@ -136,7 +136,7 @@ export async function startServer(
     db = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     if (config.redisUrl !== undefined) {
       redis = await connectRedis(config.redisUrl, logger, config.redisPrefix);
-      shared = await redisSharedState(redis, config);
+      shared = await redisSharedState(redis, config, logger);
     }
     services = createServices(db, config, clock, logger, shared);
     if (redis !== undefined) stopSharing = await shareAuthInvalidation(redis, services.users, logger);

@@ -87,14 +87,14 @@ export function createServices(
   const eventQueues = new EventQueueService(queueStore, config.events, clock, logger);
   eventQueues.startGc();
   const events: EventSink = eventQueues;
-  const users = new UserService(new UsersRepo(db), events, clock, () => config.botDomain);
+  const users = new UserService(new UsersRepo(db), events, clock, () => config.botDomain, shared.failureLog);
   const closers: (() => Promise<void> | void)[] = [() => eventQueues.close()];
   const store = repoStore(db);
   const streamAccess = new StreamAccess(store.read.streams);
   // `@*group*` mentions resolve through the user groups (src/user-features.ts).
   const userGroups = createUserGroups({ db, events, clock, users });
   const personalLists = createPersonalLists({ db, events, clock, users });
-  const linkifiers = createLinkifiers({ db, events, users });
+  const linkifiers = createLinkifiers({ db, events, users, changes: shared.changes });
   // Uploaded files and custom emoji images share one storage (the uploads folder of the data dir).
   const uploadStorage = localStorageFor(config);
   closers.push(uploadStorage.dispose);
@@ -129,6 +129,7 @@ export function createServices(
     messages,
     realmId: async () => (await users.realm()).id,
     maxFileUploadMib: config.maxFileUploadMib,
+    urlSecret: shared.uploadUrlSecret,
   });
   // Attachment events when a message links its sender's uploads.
   messages.onSent(async (m) => {
@@ -154,9 +155,13 @@ export function createServices(
     logger,
     {
       deliveries,
-      rateLimiter: new WebhookRateLimiter(config.webhookRateLimit ?? null, clock, (id) =>
-        users.botConfig(id),
+      rateLimiter: new WebhookRateLimiter(
+        config.webhookRateLimit ?? null,
+        clock,
+        (id) => users.botConfig(id),
+        shared.tokenBuckets,
       ),
+      onceEvery: shared.onceEvery,
     },
   );
   const botStorage = new BotStorageService(db);
@@ -203,7 +208,7 @@ export function createServices(
     customEmoji,
     botStorage,
     outgoing,
-    sessions: new SessionService(new SessionsRepo(db), users, clock),
+    sessions: new SessionService(new SessionsRepo(db), users, clock, shared.failureLog),
     // Presence, typing, user status and the per-user state register reports (src/user-features.ts).
     ...createUserFeatures({
       db,
@@ -214,6 +219,7 @@ export function createServices(
       userGroups,
       personalLists,
       linkifiers,
+      presenceStore: shared.presence,
     }),
     shared,
     maxMessageId: (userId) => messages.maxMessageId(userId),

@@ -3,6 +3,8 @@ import type { EventSink } from "./domain/events/event-sink.js";
 import { PersonalListsService } from "./domain/alert-words/personal-lists-service.js";
 import { LinkifiersService } from "./domain/linkifiers/linkifiers-service.js";
 import { PresenceService } from "./domain/presence/presence-service.js";
+import type { PresenceStore } from "./domain/presence/presence-service.js";
+import type { ChangeBus } from "./infra/change-bus.js";
 import { SettingsService } from "./domain/settings/settings-service.js";
 import { UserStatusService } from "./domain/settings/user-status-service.js";
 import type { StreamAccess } from "./domain/streams/access.js";
@@ -59,10 +61,14 @@ export interface UserFeatureDeps {
   personalLists: PersonalListsService;
   /** Created first too (createLinkifiers): the renderer applies them. */
   linkifiers: LinkifiersService;
+  /** Where presence rows live (Redis with `--redis`; this process's memory by default). */
+  presenceStore?: PresenceStore | undefined;
 }
 
-export function createLinkifiers(deps: Pick<UserFeatureDeps, "db" | "events" | "users">): LinkifiersService {
-  return new LinkifiersService(new LinkifiersRepo(deps.db), deps.users, deps.events);
+export function createLinkifiers(
+  deps: Pick<UserFeatureDeps, "db" | "events" | "users"> & { changes?: ChangeBus | undefined },
+): LinkifiersService {
+  return new LinkifiersService(new LinkifiersRepo(deps.db), deps.users, deps.events, deps.changes);
 }
 
 export function createPersonalLists(
@@ -82,7 +88,7 @@ export function createUserFeatures(deps: UserFeatureDeps): UserFeatures {
   // Realm-wide events (presence, status) go to every active user.
   const realmUserIds = async (): Promise<number[]> =>
     (await users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
-  const presence = new PresenceService(events, clock, realmUserIds);
+  const presence = new PresenceService(events, clock, realmUserIds, deps.presenceStore);
   const usersRepo = new UsersRepo(db);
   const adminRepo = new UserAdminRepo(db);
   return {
@@ -92,7 +98,9 @@ export function createUserFeatures(deps: UserFeatureDeps): UserFeatures {
       active: usersRepo,
       repo: adminRepo,
       events,
-      onDeactivated: (id) => presence.forget(id),
+      onDeactivated: (id) => {
+        void presence.forget(id).catch(() => undefined);
+      },
     }),
     typing: new TypingService(events, users, streams),
     userStatus: new UserStatusService(new UserStatusRepo(db), events, clock, realmUserIds),

@@ -23,11 +23,23 @@ export function memoryOnceEvery(): OnceEvery {
   };
 }
 
-/** Every process: `SET <prefix>once:<key> 1 NX PX interval` (Redis's clock measures the interval). */
+/**
+ * KEYS gate; ARGV now, interval. Granted when no grant is recorded within the interval before now
+ * (by the callers' clocks, as the API rate limit counts); the key also expires with the interval.
+ */
+const ACQUIRE = `
+local last = redis.call('GET', KEYS[1])
+if last and tonumber(ARGV[1]) - tonumber(last) < tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+/** Every process: one key per gate (`<prefix>once:<key>`), tested and set by one script. */
 export function redisOnceEvery(redis: Redis, prefix: string): OnceEvery {
   return {
-    async acquire(key, _nowMs, intervalMs) {
-      return (await redis.set(`${prefix}once:${key}`, "1", "PX", intervalMs, "NX")) === "OK";
+    async acquire(key, nowMs, intervalMs) {
+      return (await redis.eval(ACQUIRE, 1, `${prefix}once:${key}`, nowMs, intervalMs)) === 1;
     },
   };
 }

@@ -1,6 +1,7 @@
 import { JsonableError, UnauthorizedPrincipalError } from "../../errors.js";
 import type { LinkifierRow, LinkifiersRepo } from "../../store/linkifiers-repo.js";
 import type { EventSink } from "../events/event-sink.js";
+import type { ChangeBus } from "../../infra/change-bus.js";
 import type { Linkifier } from "../markdown/linkifiers.js";
 import { compileLinkifier } from "../markdown/linkifiers.js";
 import { isAdmin } from "../users/types.js";
@@ -26,7 +27,13 @@ export class LinkifiersService {
     private readonly repo: LinkifiersRepo,
     private readonly users: LinkifierUsers,
     private readonly events: EventSink,
-  ) {}
+    /** With `--redis`: a change made by another process drops this process's cache too. */
+    private readonly changes?: ChangeBus,
+  ) {
+    changes?.subscribe("linkifiers", () => {
+      this.cache = undefined;
+    });
+  }
 
   list(): Promise<LinkifierRow[]> {
     return this.repo.all();
@@ -68,6 +75,7 @@ export class LinkifiersService {
 
   private async publish(): Promise<void> {
     this.cache = undefined;
+    this.changes?.publish("linkifiers");
     const all = await this.repo.all();
     const recipients = (await this.users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
     this.events.send({ type: "realm_linkifiers", realm_linkifiers: all.map(linkifierWire) }, recipients);

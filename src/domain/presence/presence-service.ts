@@ -67,18 +67,55 @@ export function presencesWire(
 }
 
 /**
+ * Where presence rows live: this process's memory (one process), or Redis (`serve --redis`,
+ * src/infra/redis/redis-presence.ts) so that every process sees every user's pings.
+ */
+export interface PresenceStore {
+  /**
+   * Records a ping at `nowSec` in one atomic step: `lastConnected` becomes now, `lastActive` too
+   * when `active`. Returns the row as it was before (undefined when the user was never seen).
+   */
+  record(userId: number, nowSec: number, active: boolean): Promise<Presence | undefined>;
+  /** Every row, any order. */
+  all(): Promise<Presence[]>;
+  of(userId: number): Promise<Presence | undefined>;
+  forget(userId: number): Promise<void>;
+}
+
+/** The one-process store. */
+export function memoryPresenceStore(): PresenceStore {
+  const rows = new Map<number, Presence>();
+  return {
+    record(userId, nowSec, active) {
+      const before = rows.get(userId);
+      rows.set(userId, {
+        userId,
+        lastConnected: nowSec,
+        lastActive: active ? nowSec : (before?.lastActive ?? null),
+      });
+      return Promise.resolve(before);
+    },
+    all: () => Promise.resolve([...rows.values()]),
+    of: (userId) => Promise.resolve(rows.get(userId)),
+    forget(userId) {
+      rows.delete(userId);
+      return Promise.resolve();
+    },
+  };
+}
+
+/**
  * Presence (Zulip's UserPresence): clients ping POST /users/me/presence about once a minute with
- * "active" or "idle". Held in memory per server process (a restart forgets who was online, which
- * clients repair within one ping interval). A `presence` event goes to the realm when a user comes
- * online or becomes active, as Zulip sends it.
+ * "active" or "idle". Held in memory (a restart forgets who was online, which clients repair within
+ * one ping interval): this process's, or Redis's when several processes serve the organization. A
+ * `presence` event goes to the realm when a user comes online or becomes active, as Zulip sends it.
  */
 export class PresenceService {
-  private readonly rows = new Map<number, Presence>();
-
   constructor(
     private readonly events: EventSink,
     private readonly clock: Clock,
     private readonly realmUserIds: () => Promise<number[]>,
+    private readonly store: PresenceStore = memoryPresenceStore(),
   ) {}
 
   private now(): number {
@@ -91,13 +128,12 @@ export class PresenceService {
       throw new BadRequestError(`Invalid status: ${status}`);
     }
     const now = this.now();
-    const before = this.rows.get(user.id);
+    const before = await this.store.record(user.id, now, status === "active");
     const next: Presence = {
       userId: user.id,
       lastConnected: now,
       lastActive: status === "active" ? now : (before?.lastActive ?? null),
     };
-    this.rows.set(user.id, next);
     const wasOffline =
       before === undefined || before.lastConnected + PRESENCE_OFFLINE_THRESHOLD_SECONDS < now;
     const becameActive =
@@ -116,16 +152,16 @@ export class PresenceService {
   }
 
   /** Presence rows seen within Zulip's horizon (two weeks), by user id. */
-  recent(): Presence[] {
+  async recent(): Promise<Presence[]> {
     const since = this.now() - PRESENCE_HORIZON_SECONDS;
-    return [...this.rows.values()]
+    return (await this.store.all())
       .filter((p) => p.lastConnected >= since)
       .sort((a, b) => a.userId - b.userId);
   }
 
   /** One user's row, or undefined when never seen. */
-  of(userId: number): Presence | undefined {
-    return this.rows.get(userId);
+  of(userId: number): Promise<Presence | undefined> {
+    return this.store.of(userId);
   }
 
   /** The server's clock as presence answers report it (`server_timestamp`). */
@@ -134,7 +170,7 @@ export class PresenceService {
   }
 
   /** Forgets a user (deactivation). */
-  forget(userId: number): void {
-    this.rows.delete(userId);
+  async forget(userId: number): Promise<void> {
+    await this.store.forget(userId);
   }
 }

@@ -23,6 +23,11 @@ export interface UploadServiceDeps {
   realmId: () => Promise<number>;
   /** --max-file-upload-mb (MiB). */
   maxFileUploadMib: number;
+  /**
+   * The key that signs temporary URLs. One shared by every process with `--redis` (any process
+   * honours a URL another issued); by default a random one of this process.
+   */
+  urlSecret?: Buffer | undefined;
 }
 
 /** An uploaded file as POST /user_uploads answers it. */
@@ -58,10 +63,12 @@ export class UploadNotFoundError extends JsonableError {
  * and to users who may read a message linking them, listing and deleting one's own.
  */
 export class UploadService {
-  /** Signs temporary URLs; per process, so a URL is honoured by the process that issued it. */
-  private readonly urlSecret = crypto.randomBytes(32);
+  /** Signs temporary URLs. */
+  private readonly urlSecret: Buffer;
 
-  constructor(private readonly deps: UploadServiceDeps) {}
+  constructor(private readonly deps: UploadServiceDeps) {
+    this.urlSecret = deps.urlSecret ?? crypto.randomBytes(32);
+  }
 
   /** Seconds a temporary URL stays valid (Zulip's 60). */
   static readonly TEMPORARY_URL_SECONDS = 60;

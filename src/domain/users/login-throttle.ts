@@ -1,46 +1,41 @@
 import { RateLimitedError } from "../../errors.js";
 import type { Clock } from "../../clock.js";
+import { memoryFailureLog } from "../../infra/failure-log.js";
+import type { FailureLog } from "../../infra/failure-log.js";
 
-/** A sliding log of failures per key; at `max` failures within the window further attempts are refused. */
+/**
+ * A sliding log of failures per key; at `max` failures within the window further attempts are
+ * refused. The log is this process's, or Redis's with `--redis` (every process counts the same
+ * failures); `scope` keeps the keys of different throttles apart in a shared log.
+ */
 export class FailureThrottle {
-  private readonly failures = new Map<string, number[]>();
   constructor(
     private readonly clock: Clock,
     private readonly max: number,
     private readonly windowMs: number,
-    /** Keys tracked at most; beyond it the oldest entries are dropped (bounded memory under attack). */
-    private readonly maxKeys = 100_000,
+    private readonly scope: string,
+    private readonly log: FailureLog = memoryFailureLog(),
+    /** Retry-After in whole seconds (rounded up) rather than fractional ones. */
+    private readonly wholeSeconds = false,
   ) {}
 
   /** Throws 429 RATE_LIMIT_HIT (with Retry-After) when `key` has too many recent failures. */
-  check(key: string): void {
+  async check(key: string): Promise<void> {
     const now = this.clock.now();
-    const recent = (this.failures.get(key) ?? []).filter((t) => now - t < this.windowMs);
-    if (recent.length === 0) {
-      this.failures.delete(key);
-      return;
-    }
-    this.failures.set(key, recent);
+    const recent = await this.log.recent(`${this.scope}:${key}`, now, this.windowMs);
     const oldest = recent[0];
     if (recent.length >= this.max && oldest !== undefined) {
-      throw new RateLimitedError(Math.max(0, (oldest + this.windowMs - now) / 1000));
+      const seconds = Math.max(0, (oldest + this.windowMs - now) / 1000);
+      throw new RateLimitedError(this.wholeSeconds ? Math.ceil(seconds) : seconds);
     }
   }
 
-  fail(key: string): void {
-    const list = this.failures.get(key) ?? [];
-    list.push(this.clock.now());
-    if (list.length > this.max) list.shift();
-    this.failures.delete(key);
-    this.failures.set(key, list);
-    if (this.failures.size > this.maxKeys) {
-      const first = this.failures.keys().next();
-      if (first.done !== true) this.failures.delete(first.value);
-    }
+  async fail(key: string): Promise<void> {
+    await this.log.add(`${this.scope}:${key}`, this.clock.now(), this.windowMs, this.max);
   }
 
-  succeed(key: string): void {
-    this.failures.delete(key);
+  async succeed(key: string): Promise<void> {
+    await this.log.clear(`${this.scope}:${key}`);
   }
 }
 
@@ -51,19 +46,19 @@ export class FailureThrottle {
 export class LoginThrottle {
   private readonly byUser: FailureThrottle;
   private readonly byIp: FailureThrottle;
-  constructor(clock: Clock) {
-    this.byUser = new FailureThrottle(clock, 5, 30 * 60 * 1000);
-    this.byIp = new FailureThrottle(clock, 50, 30 * 60 * 1000);
+  constructor(clock: Clock, log: FailureLog = memoryFailureLog()) {
+    this.byUser = new FailureThrottle(clock, 5, 30 * 60 * 1000, "login-user", log);
+    this.byIp = new FailureThrottle(clock, 50, 30 * 60 * 1000, "login-ip", log);
   }
-  check(username: string, ip: string | undefined): void {
-    this.byUser.check(username);
-    if (ip !== undefined) this.byIp.check(ip);
+  async check(username: string, ip: string | undefined): Promise<void> {
+    await this.byUser.check(username);
+    if (ip !== undefined) await this.byIp.check(ip);
   }
-  fail(username: string, ip: string | undefined): void {
-    this.byUser.fail(username);
-    if (ip !== undefined) this.byIp.fail(ip);
+  async fail(username: string, ip: string | undefined): Promise<void> {
+    await this.byUser.fail(username);
+    if (ip !== undefined) await this.byIp.fail(ip);
   }
-  succeed(username: string): void {
-    this.byUser.succeed(username);
+  async succeed(username: string): Promise<void> {
+    await this.byUser.succeed(username);
   }
 }

@@ -13,6 +13,7 @@ import type { UsersRepo } from "../../store/users-repo.js";
 import type { EventSink } from "../events/event-sink.js";
 import { AuthCache } from "./auth-cache.js";
 import { LoginThrottle } from "./login-throttle.js";
+import type { FailureLog } from "../../infra/failure-log.js";
 import {
   constantTimeEqual,
   dummyPasswordHash,
@@ -53,8 +54,10 @@ export class UserService {
     private readonly events: EventSink,
     private readonly clock: Clock,
     private readonly botDomain: () => string,
+    /** Where failed sign-ins are counted (shared by every process with `--redis`). */
+    failureLog?: FailureLog,
   ) {
-    this.throttle = new LoginThrottle(clock);
+    this.throttle = new LoginThrottle(clock, failureLog);
     // Any UsersRepo write of a key or the active flag drops the user from this cache at once. The
     // listener holds the cache weakly so a closed server's service can be collected.
     const cache = new WeakRef(this.authCache);
@@ -120,16 +123,16 @@ export class UserService {
    */
   async fetchApiKey(username: string, password: string, clientIp?: string): Promise<User> {
     const key = username.trim().toLowerCase();
-    this.throttle.check(key, clientIp);
+    await this.throttle.check(key, clientIp);
     const user = await this.repo.byEmail(key);
     const hash = user ? await this.repo.passwordHash(user.id) : null;
     const ok = await verifyPassword(password, hash ?? (await dummyPasswordHash()));
     if (!ok || hash === null || user === undefined) {
-      this.throttle.fail(key, clientIp);
+      await this.throttle.fail(key, clientIp);
       throw new AuthenticationFailedError();
     }
     if (!user.isActive) throw new UserDeactivatedError();
-    this.throttle.succeed(key);
+    await this.throttle.succeed(key);
     return user;
   }
 

@@ -1,6 +1,9 @@
 import crypto from "node:crypto";
 import type { Clock } from "../../clock.js";
-import { AuthenticationFailedError, RateLimitedError } from "../../errors.js";
+import { AuthenticationFailedError } from "../../errors.js";
+import { memoryFailureLog } from "../../infra/failure-log.js";
+import type { FailureLog } from "../../infra/failure-log.js";
+import { FailureThrottle } from "../users/login-throttle.js";
 import type { SessionsRepo } from "../../store/sessions-repo.js";
 import type { User } from "../users/types.js";
 import type { UserService } from "../users/user-service.js";
@@ -25,32 +28,6 @@ function hashId(id: string): string {
   return crypto.createHash("sha256").update(id).digest("hex");
 }
 
-/** Failed sign-ins per client address (the per-email limit is the user service's). */
-class AddressThrottle {
-  private readonly failures = new Map<string, number[]>();
-  constructor(
-    private readonly clock: Clock,
-    private readonly max: number,
-    private readonly windowMs: number,
-  ) {}
-  check(address: string): void {
-    const now = this.clock.now();
-    const recent = (this.failures.get(address) ?? []).filter((t) => now - t < this.windowMs);
-    if (recent.length === 0) this.failures.delete(address);
-    else this.failures.set(address, recent);
-    const oldest = recent[0];
-    if (recent.length >= this.max && oldest !== undefined) {
-      throw new RateLimitedError(Math.ceil((oldest + this.windowMs - now) / 1000));
-    }
-  }
-  fail(address: string): void {
-    if (this.failures.size > 100_000) this.failures.clear();
-    const list = this.failures.get(address) ?? [];
-    list.push(this.clock.now());
-    this.failures.set(address, list);
-  }
-}
-
 /**
  * Web-app sessions, as Zulip's web app has them: email + password → a session stored in the
  * database (it survives restarts), identified by a random cookie value, with its own CSRF token.
@@ -58,24 +35,27 @@ class AddressThrottle {
  * (20 in 10 minutes). Bots cannot sign in.
  */
 export class SessionService {
-  private readonly throttle: AddressThrottle;
+  /** Failed sign-ins per client address (the per-email limit is the user service's). */
+  private readonly throttle: FailureThrottle;
 
   constructor(
     private readonly repo: SessionsRepo,
     private readonly users: UserService,
     private readonly clock: Clock,
+    /** Where failures are counted (shared by every process with `--redis`). */
+    failureLog: FailureLog = memoryFailureLog(),
   ) {
-    this.throttle = new AddressThrottle(clock, 20, 10 * 60 * 1000);
+    this.throttle = new FailureThrottle(clock, 20, 10 * 60 * 1000, "web-address", failureLog, true);
   }
 
   async signIn(email: string, password: string, clientAddress: string): Promise<WebSession> {
-    this.throttle.check(clientAddress);
+    await this.throttle.check(clientAddress);
     let user: User;
     try {
       user = await this.users.fetchApiKey(email, password);
       if (user.isBot) throw new AuthenticationFailedError();
     } catch (err) {
-      if (err instanceof AuthenticationFailedError) this.throttle.fail(clientAddress);
+      if (err instanceof AuthenticationFailedError) await this.throttle.fail(clientAddress);
       throw err;
     }
     const now = this.clock.now();

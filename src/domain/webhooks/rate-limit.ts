@@ -1,5 +1,7 @@
 import type { Clock } from "../../clock.js";
 import { RateLimitedError } from "../../errors.js";
+import { memoryTokenBuckets } from "../../infra/token-buckets.js";
+import type { TokenBuckets } from "../../infra/token-buckets.js";
 
 /** `count` requests per `seconds`, as a token bucket: a burst of `count`, refilled at count/seconds per second. */
 export interface WebhookRateRule {
@@ -40,12 +42,6 @@ export class WebhookRateLimitedError extends RateLimitedError {
   }
 }
 
-interface Bucket {
-  tokens: number;
-  atMs: number;
-  rule: WebhookRateRule;
-}
-
 /** How long a bot's rule (read from its config_data) is trusted before it is read again. */
 const RULE_TTL_MS = 5_000;
 
@@ -54,13 +50,14 @@ const RULE_TTL_MS = 5_000;
  * config entry when it has one (re-read every few seconds), else the server's default.
  */
 export class WebhookRateLimiter {
-  private readonly buckets = new Map<number, Bucket>();
   private readonly rules = new Map<number, { rule: WebhookRateRule | null; untilMs: number }>();
 
   constructor(
     private readonly defaultRule: WebhookRateRule | null,
     private readonly clock: Clock,
     private readonly configOf: (botId: number) => Promise<Readonly<Record<string, string>>>,
+    /** The buckets: this process's, or shared by every process with `--redis` (src/infra). */
+    private readonly buckets: TokenBuckets = memoryTokenBuckets(),
   ) {}
 
   /** Takes one token for the bot, or throws WebhookRateLimitedError. */
@@ -68,21 +65,13 @@ export class WebhookRateLimiter {
     const rule = await this.ruleOf(botId);
     if (rule === null) return;
     const now = this.clock.now();
-    const ratePerMs = rule.count / (rule.seconds * 1000);
-    let bucket = this.buckets.get(botId);
-    if (bucket === undefined || bucket.rule.count !== rule.count || bucket.rule.seconds !== rule.seconds) {
-      bucket = { tokens: rule.count, atMs: now, rule };
-      this.buckets.set(botId, bucket);
-    }
-    bucket.tokens = Math.min(rule.count, bucket.tokens + (now - bucket.atMs) * ratePerMs);
-    bucket.atMs = now;
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return;
-    }
-    const waitMs = (1 - bucket.tokens) / ratePerMs;
-    const fullMs = (rule.count - bucket.tokens) / ratePerMs;
-    throw new WebhookRateLimitedError(waitMs / 1000, rule.count, Math.ceil((now + fullMs) / 1000));
+    const taken = await this.buckets.take(`webhook:${botId}`, now, rule.count, rule.seconds * 1000);
+    if (taken.ok) return;
+    throw new WebhookRateLimitedError(
+      taken.waitMs / 1000,
+      rule.count,
+      Math.ceil((now + taken.fullMs) / 1000),
+    );
   }
 
   private async ruleOf(botId: number): Promise<WebhookRateRule | null> {

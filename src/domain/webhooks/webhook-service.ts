@@ -1,3 +1,5 @@
+import { memoryOnceEvery } from "../../infra/once-every.js";
+import type { OnceEvery } from "../../infra/once-every.js";
 import {
   InvalidJsonError,
   JsonableError,
@@ -107,6 +109,8 @@ export interface WebhookExtras {
   deliveries?: DeliveryLog | undefined;
   /** Per-bot token buckets (`--webhook-rate-limit`, config_data `webhook_rate_limit`). */
   rateLimiter?: WebhookRateLimiter | undefined;
+  /** The once-a-minute gate of owner notifications (shared by every process with `--redis`). */
+  onceEvery?: OnceEvery | undefined;
 }
 
 /**
@@ -117,7 +121,7 @@ export interface WebhookExtras {
  * to the bot's owner, once a minute at most.
  */
 export class WebhookService {
-  private readonly lastNotified = new Map<string, number>();
+  private readonly notices: OnceEvery;
 
   constructor(
     private readonly registry: IntegrationRegistry,
@@ -127,7 +131,9 @@ export class WebhookService {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly extras: WebhookExtras = {},
-  ) {}
+  ) {
+    this.notices = extras.onceEvery ?? memoryOnceEvery();
+  }
 
   list(): readonly AnyIntegration[] {
     return this.registry.list();
@@ -484,9 +490,8 @@ export class WebhookService {
     if (!bot.isBot || bot.botOwnerId === null) return;
     const key = `${bot.id}:${kind}`;
     const now = this.clock.now();
-    if (rateLimited && now - (this.lastNotified.get(key) ?? -Infinity) < NOTIFY_INTERVAL_MS) return;
-    this.lastNotified.set(key, now);
     try {
+      if (rateLimited && !(await this.notices.acquire(key, now, NOTIFY_INTERVAL_MS))) return;
       const notifier = await this.users.notificationBot();
       await this.send(notifier, { type: "private", to: [bot.botOwnerId], content, client: "Internal" });
     } catch (err) {

@@ -19,7 +19,7 @@ const presenceProvider: StateProvider = {
   async fetch({ services, slimPresence, allUsers }) {
     const emails = new Map((await allUsers()).map((u) => [u.id, u.email]));
     return {
-      presences: presencesWire(services.presence.recent(), (id) => emails.get(id), slimPresence),
+      presences: presencesWire(await services.presence.recent(), (id) => emails.get(id), slimPresence),
       server_timestamp: services.presence.serverTimestamp(),
     };
   },

@@ -22,7 +22,7 @@ import { success } from "../state.js";
 /** The realm's presence rows as clients see them (keyed by email, or by id when slim). */
 async function realmPresences(services: Services, slim: boolean): Promise<Record<string, unknown>> {
   const emails = new Map((await services.users.allUsers()).map((u) => [u.id, u.email]));
-  return presencesWire(services.presence.recent(), (id) => emails.get(id), slim);
+  return presencesWire(await services.presence.recent(), (id) => emails.get(id), slim);
 }
 
 /** Presence, typing notifications and user status. */
@@ -63,7 +63,7 @@ export function presenceRouter(services: Services): Router<AppState> {
       throw new JsonableError("No such user");
     }
     if (target.isBot) throw new BadRequestError("Presence is not supported for bot users.");
-    const row = services.presence.of(target.id);
+    const row = await services.presence.of(target.id);
     if (row === undefined) throw new BadRequestError(`No presence data for ${key}`);
     const { status, timestamp } = legacyPresence(row);
     ctx.body = success({ presence: { website: { status, timestamp }, aggregated: { status, timestamp } } });

@@ -1,4 +1,4 @@
-import { JsonableError } from "../errors.js";
+import { BadRequestError, JsonableError } from "../errors.js";
 
 /** A backing service (the database or Redis) cannot be reached: 503, the client should retry. */
 export class ServiceUnavailableError extends JsonableError {
@@ -67,4 +67,20 @@ export function isRedisConnectionError(err: unknown): boolean {
   return /Connection is closed|enableOfflineQueue|Stream isn't writeable|Reached the max retries/i.test(
     e.message,
   );
+}
+
+/**
+ * Text PostgreSQL cannot store: a NUL character (`\u0000`) in a string or JSON value (SQLite keeps
+ * it). Answered 400 rather than 500; nothing was written (the statement failed as a whole).
+ */
+export class UnstorableTextError extends BadRequestError {
+  constructor(options?: ErrorOptions) {
+    super("Invalid characters in request: NUL (\\u0000) is not allowed", options);
+  }
+}
+
+/** PostgreSQL's "invalid byte sequence" (22021) and "unsupported Unicode escape" (22P05, jsonb \u0000). */
+export function isUnstorableTextError(err: unknown): boolean {
+  const code = asErrorLike(err)?.code;
+  return code === "22021" || code === "22P05";
 }

@@ -206,6 +206,8 @@ describe("update_global_notifications events through an event queue", () => {
       as: s.users.hamlet,
       params: { enable_sounds: false, notification_sound: "ding" },
     });
+    // Fan-out runs after the response (several Redis round trips with TEST_STACK=postgres-redis).
+    await s.running.services.eventQueues.idle();
     const mine = await s.api.get("/api/v1/events", {
       as: s.users.hamlet,
       params: { queue_id: hamletQueue, last_event_id: -1, dont_block: true },

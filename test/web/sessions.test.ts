@@ -273,7 +273,9 @@ describe("/json/* with a session", () => {
   it("keeps sessions across a server restart", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sessions-restart-"));
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    const first = await startTestServer({ config: { dataDir } });
+    // A SQLite file in the data dir on every TEST_STACK (PostgreSQL is the next test's).
+    const databaseUrl = `sqlite:${path.join(dataDir, "chat.sqlite3")}`;
+    const first = await startTestServer({ config: { dataDir, databaseUrl } });
     const s = await session(first.url, "iago@zulip.com", OWNER_PASSWORD);
     const config = { ...first.running.services.config, port: 0 };
     await first.close();

@@ -1,12 +1,13 @@
 import { Redis } from "ioredis";
 import type { ServerConfig } from "../../src/config.js";
-import { freshPostgresSchema } from "./postgres.js";
+import { pooledPostgresSchema } from "./postgres.js";
 import { REDIS_URL, dropRedisPrefix, freshRedisPrefix } from "./redis.js";
 
 /**
  * `TEST_STACK=postgres-redis npm test -- …` runs the test servers (test-server.ts) on PostgreSQL +
- * Redis instead of SQLite in memory: each server gets a fresh schema and a fresh Redis prefix,
- * dropped when it closes. Tests that set their own `databaseUrl` keep it.
+ * Redis instead of SQLite in memory: each server gets a migrated schema of its own (from a pool: reset
+ * to the migrated state when the server closes) and a fresh Redis prefix (deleted when it closes).
+ * Tests that set their own `databaseUrl` keep it.
  */
 export function wantsPostgresRedis(config: Partial<ServerConfig> | undefined): boolean {
   return process.env["TEST_STACK"] === "postgres-redis" && config?.databaseUrl === undefined;
@@ -16,7 +17,7 @@ export async function freshPostgresRedis(): Promise<{
   config: Partial<ServerConfig>;
   drop(): Promise<void>;
 }> {
-  const schema = await freshPostgresSchema();
+  const schema = await pooledPostgresSchema();
   const prefix = freshRedisPrefix();
   let dropped = false;
   return {
@@ -24,7 +25,7 @@ export async function freshPostgresRedis(): Promise<{
     async drop() {
       if (dropped) return;
       dropped = true;
-      await schema.drop();
+      await schema.release();
       const redis = new Redis(REDIS_URL);
       await dropRedisPrefix(redis, prefix);
       redis.disconnect();

@@ -33,7 +33,8 @@ async function until(probe: () => Promise<boolean>): Promise<void> {
 describe("GET /health and /ready on the embedded store", () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer();
+    // The embedded store (SQLite, no Redis) whatever TEST_STACK says.
+    t = await startTestServer({ config: { databaseUrl: "sqlite::memory:" } });
   });
   afterAll(async () => {
     await t.close();

@@ -30,7 +30,7 @@ const fromRow = (r: Row): UserGroupRow => ({
   dateCreated: r.date_created === null ? null : Number(r.date_created),
 });
 
-/** The `user_groups` and `user_group_members` tables (migration 016). */
+/** The `user_groups` and `user_group_members` tables (migration 016), `user_group_subgroups` (024). */
 export class UserGroupsRepo {
   constructor(private readonly db: Queryable) {}
 
@@ -81,6 +81,7 @@ export class UserGroupsRepo {
 
   async delete(id: number): Promise<void> {
     await this.db.run("DELETE FROM user_group_members WHERE group_id = ?", [id]);
+    await this.db.run("DELETE FROM user_group_subgroups WHERE group_id = ? OR subgroup_id = ?", [id, id]);
     await this.db.run("DELETE FROM user_groups WHERE id = ?", [id]);
   }
 
@@ -115,6 +116,38 @@ export class UserGroupsRepo {
   async removeMembers(groupId: number, userIds: readonly number[]): Promise<void> {
     for (const id of userIds) {
       await this.db.run("DELETE FROM user_group_members WHERE group_id = ? AND user_id = ?", [groupId, id]);
+    }
+  }
+
+  /** Direct subgroups of every group that has stored ones, by group id (ascending ids). */
+  async allSubgroups(): Promise<Map<number, number[]>> {
+    const rows = await this.db.all<{ group_id: number; subgroup_id: number }>(
+      "SELECT group_id, subgroup_id FROM user_group_subgroups ORDER BY group_id, subgroup_id",
+    );
+    const out = new Map<number, number[]>();
+    for (const r of rows) {
+      const list = out.get(Number(r.group_id)) ?? [];
+      list.push(Number(r.subgroup_id));
+      out.set(Number(r.group_id), list);
+    }
+    return out;
+  }
+
+  async addSubgroups(groupId: number, subgroupIds: readonly number[]): Promise<void> {
+    for (const id of subgroupIds) {
+      await this.db.run("INSERT INTO user_group_subgroups (group_id, subgroup_id) VALUES (?, ?)", [
+        groupId,
+        id,
+      ]);
+    }
+  }
+
+  async removeSubgroups(groupId: number, subgroupIds: readonly number[]): Promise<void> {
+    for (const id of subgroupIds) {
+      await this.db.run("DELETE FROM user_group_subgroups WHERE group_id = ? AND subgroup_id = ?", [
+        groupId,
+        id,
+      ]);
     }
   }
 }

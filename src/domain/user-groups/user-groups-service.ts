@@ -1,9 +1,10 @@
 import type { Clock } from "../../clock.js";
-import { BadRequestError } from "../../errors.js";
+import { BadRequestError, JsonableError } from "../../errors.js";
 import type { UserGroupRow, UserGroupsRepo } from "../../store/user-groups-repo.js";
 import type { EventSink } from "../events/event-sink.js";
 import { Role, isGuest } from "../users/types.js";
 import type { User } from "../users/types.js";
+import { recursiveMembers, recursiveSubgroups } from "./membership.js";
 
 /**
  * The system groups' ids (migration 016 inserts them in this order) and who belongs to each
@@ -77,6 +78,7 @@ export class UserGroupsService {
 
   private async view(rows: UserGroupRow[]): Promise<UserGroupView[]> {
     const stored = await this.repo.allMembers();
+    const subgroups = await this.repo.allSubgroups();
     const realm = (await this.users.allUsers()).filter(
       (u) => u.isActive && !(u.isBot && u.botOwnerId === null),
     );
@@ -93,7 +95,7 @@ export class UserGroupsService {
         name: g.name,
         description: g.description,
         members,
-        directSubgroupIds: system?.subgroups ?? [],
+        directSubgroupIds: system?.subgroups ?? subgroups.get(g.id) ?? [],
         isSystemGroup: g.isSystemGroup,
       };
     });
@@ -104,10 +106,12 @@ export class UserGroupsService {
     return this.view(await this.repo.all());
   }
 
-  /** Groups named in a message (non-system only), with their members. */
+  /** Groups named in a message (non-system only), with their members and their subgroups' members. */
   async mentionable(names: readonly string[]): Promise<MentionableGroup[]> {
     const rows = await this.repo.namedGroups(names);
-    return (await this.view(rows)).map((g) => ({ id: g.id, name: g.name, memberIds: g.members }));
+    if (rows.length === 0) return [];
+    const byId = new Map((await this.list()).map((g) => [g.id, g]));
+    return rows.map((g) => ({ id: g.id, name: g.name, memberIds: recursiveMembers(byId, g.id) }));
   }
 
   private async editable(actor: User, groupId: number): Promise<UserGroupRow> {
@@ -201,7 +205,7 @@ export class UserGroupsService {
   ): Promise<void> {
     const group = await this.editable(actor, groupId);
     if (change.add.length === 0 && change.remove.length === 0) {
-      throw new BadRequestError("Nothing to do. Specify at least one of 'add' or 'delete'.");
+      throw new BadRequestError('Nothing to do. Specify at least one of "add" or "delete".');
     }
     const current = new Set(await this.repo.members(group.id));
     const add = [...new Set(change.add)].sort((a, b) => a - b);
@@ -230,25 +234,98 @@ export class UserGroupsService {
     }
   }
 
-  /** Members of one group (GET /user_groups/{id}/members), direct only or with subgroups'. */
-  async members(groupId: number, directOnly: boolean): Promise<number[]> {
-    const all = await this.list();
-    const byId = new Map(all.map((g) => [g.id, g]));
-    const group = byId.get(groupId);
-    if (group === undefined) throw new BadRequestError("Invalid user group");
-    if (directOnly) return group.members;
-    const out = new Set<number>();
-    const seen = new Set<number>();
-    const visit = (g: UserGroupView): void => {
-      if (seen.has(g.id)) return;
-      seen.add(g.id);
-      for (const m of g.members) out.add(m);
-      for (const sub of g.directSubgroupIds) {
-        const s = byId.get(sub);
-        if (s !== undefined) visit(s);
-      }
+  /** The realm's groups by id, for walks through subgroups. */
+  private async graph(): Promise<Map<number, UserGroupView>> {
+    return new Map((await this.list()).map((g) => [g.id, g]));
+  }
+
+  /** A group to read (Zulip's require_member_or_admin, then access_user_group_by_id for reading). */
+  private async readable(actor: User, groupId: number): Promise<{ byId: Map<number, UserGroupView> }> {
+    if (isGuest(actor)) throw new JsonableError("Not allowed for guest users");
+    const byId = await this.graph();
+    if (!byId.has(groupId)) throw new BadRequestError("Invalid user group");
+    return { byId };
+  }
+
+  /** GET /user_groups/{id}/members: direct members only, or with every subgroup's members. */
+  async members(actor: User, groupId: number, directOnly: boolean): Promise<number[]> {
+    const { byId } = await this.readable(actor, groupId);
+    return directOnly ? [...(byId.get(groupId)?.members ?? [])] : recursiveMembers(byId, groupId);
+  }
+
+  /** GET /user_groups/{id}/members/{user_id}: whether the user belongs, directly or through subgroups. */
+  async isMember(actor: User, groupId: number, userId: number, directOnly: boolean): Promise<boolean> {
+    const members = await this.members(actor, groupId, directOnly);
+    // Zulip's access_user_by_id: bots and unknown ids are "No such user".
+    const user = await this.users.byId(userId);
+    if (user === undefined || user.realmId !== actor.realmId || user.isBot)
+      throw new JsonableError("No such user");
+    if (!user.isActive) throw new JsonableError("User is deactivated");
+    return members.includes(userId);
+  }
+
+  /** GET /user_groups/{id}/subgroups: direct subgroups only, or recursively (never the group itself). */
+  async subgroups(actor: User, groupId: number, directOnly: boolean): Promise<number[]> {
+    const { byId } = await this.readable(actor, groupId);
+    return directOnly ? [...(byId.get(groupId)?.directSubgroupIds ?? [])] : recursiveSubgroups(byId, groupId);
+  }
+
+  /**
+   * POST /user_groups/{id}/subgroups (Zulip's update_subgroups_of_user_group): adds, then removes,
+   * direct subgroups, with Zulip's checks in its order; a subgroup that would make the group its own
+   * subgroup (a cycle) is refused. All checks pass before anything changes.
+   */
+  async updateSubgroups(
+    actor: User,
+    groupId: number,
+    change: { add: readonly number[]; remove: readonly number[] },
+  ): Promise<void> {
+    if (isGuest(actor)) throw new BadRequestError("Insufficient permission");
+    if (change.add.length === 0 && change.remove.length === 0) {
+      throw new BadRequestError('Nothing to do. Specify at least one of "add" or "delete".');
+    }
+    const add = [...new Set(change.add)].sort((a, b) => a - b);
+    const remove = [...new Set(change.remove)].sort((a, b) => a - b);
+    const byId = await this.graph();
+    const checkIds = (ids: readonly number[]): void => {
+      for (const id of ids) if (!byId.has(id)) throw new BadRequestError(`Invalid user group ID: ${id}`);
     };
-    visit(group);
-    return [...out].sort((a, b) => a - b);
+    const direct = new Set(byId.get(groupId)?.directSubgroupIds ?? []);
+    if (add.length > 0) {
+      checkIds(add);
+      await this.editable(actor, groupId);
+      for (const id of add) {
+        if (direct.has(id))
+          throw new BadRequestError(`User group ${id} is already a subgroup of this group.`);
+      }
+      // The group may not be below any group it would contain (Zulip checks the subgroups' subgroups).
+      if (add.some((id) => id === groupId || recursiveSubgroups(byId, id).includes(groupId))) {
+        throw new BadRequestError(
+          `User group ${groupId} is already a subgroup of one of the passed subgroups.`,
+        );
+      }
+    }
+    if (remove.length > 0) {
+      checkIds(remove);
+      await this.editable(actor, groupId);
+      for (const id of remove) {
+        if (!direct.has(id)) throw new BadRequestError(`User group ${id} is not a subgroup of this group.`);
+      }
+    }
+    const recipients = await this.realmUserIds();
+    if (add.length > 0) {
+      await this.repo.addSubgroups(groupId, add);
+      this.events.send(
+        { type: "user_group", op: "add_subgroups", group_id: groupId, direct_subgroup_ids: add },
+        recipients,
+      );
+    }
+    if (remove.length > 0) {
+      await this.repo.removeSubgroups(groupId, remove);
+      this.events.send(
+        { type: "user_group", op: "remove_subgroups", group_id: groupId, direct_subgroup_ids: remove },
+        recipients,
+      );
+    }
   }
 }

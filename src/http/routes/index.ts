@@ -14,6 +14,7 @@ import { integrationDocsRouter } from "./integration-docs.js";
 import { messagesRouter } from "./messages.js";
 import { presenceRouter } from "./presence.js";
 import { userGroupsRouter } from "./user-groups.js";
+import { userGroupSubgroupsRouter } from "./user-group-subgroups.js";
 import { usersAdminRouter } from "./users-admin.js";
 import { personalListsRouter } from "./personal-lists.js";
 import { linkifiersRouter } from "./linkifiers.js";
@@ -55,6 +56,7 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     botsRouter(services),
     presenceRouter(services),
     userGroupsRouter(services),
+    userGroupSubgroupsRouter(services),
     usersAdminRouter(services),
     personalListsRouter(services),
     linkifiersRouter(services),

@@ -49,15 +49,16 @@ export function userGroupsRouter(services: Services): Router<AppState> {
 
   router.get("/:user_group_id/members", async (ctx) => {
     const args = parseArgs(ctx.state.params, { direct_member_only: optional(bool, false) });
-    const members = await groups.members(groupId(ctx.params["user_group_id"]), args.direct_member_only);
-    ctx.body = success({ members });
+    const id = groupId(ctx.params["user_group_id"]);
+    ctx.body = success({ members: await groups.members(ctx.state.user, id, args.direct_member_only) });
   });
 
   router.get("/:user_group_id/members/:user_id", async (ctx) => {
     const args = parseArgs(ctx.state.params, { direct_member_only: optional(bool, false) });
-    const members = await groups.members(groupId(ctx.params["user_group_id"]), args.direct_member_only);
+    const id = groupId(ctx.params["user_group_id"]);
     const userId = int(ctx.params["user_id"] ?? "", "user_id");
-    ctx.body = success({ is_user_group_member: members.includes(userId) });
+    const member = await groups.isMember(ctx.state.user, id, userId, args.direct_member_only);
+    ctx.body = success({ is_user_group_member: member });
   });
 
   return router;

@@ -2,27 +2,37 @@
  * The delivery log's cost on the webhook path (issue 15), run by `npm run bench` (section
  * "deliveries") or alone:
  *
- *   node bin/run-ts.js bench/deliveries.ts [--quick]
+ *   node bin/run-ts.js bench/deliveries.ts [--quick] [--rounds N] [--cpu-prof DIR]
  *
- * Real `chat-server serve` processes (fresh SQLite file store each, API and webhook rate limits
- * off), one with the delivery log on and one with `--no-delivery-log`, alternated (off, on, off,
- * on, …) so that drift on a shared machine hits both; each run posts GitHub's
- * test_push_multiple_committers fixture with autocannon (50 connections) to an incoming-webhook bot.
+ * Two real `chat-server serve` processes run side by side (fresh SQLite file store each, API and
+ * webhook rate limits off): one with the delivery log on, one with `--no-delivery-log`. Both get
+ * the same warm-up, then short bursts alternate between them (off, on | on, off | off, on, …: the
+ * order flips every round) so that whatever else the machine is doing hits both alike. A burst
+ * posts GitHub's test_push_multiple_committers fixture with autocannon (50 connections) to an
+ * incoming-webhook bot; the server's CPU time is read from /proc/PID/stat before the burst and
+ * 250 ms after it (entries are written within 50 ms of their request: their cost is counted).
  *
- * - offCpuMsPerRequest / onCpuMsPerRequest: CPU time (user + system, from /proc) the server
- *   process spent per request, median of the runs of each mode — on a machine shared with other
- *   work, far steadier than throughput;
- * - costPercent: (on − off) / off × 100 of the CPU time per request — the target is under 5;
- * - offRequestsPerSec / onRequestsPerSec, throughputCostPercent: the median throughputs and their
- *   difference (noisy when other processes compete for the cores: see the load average);
- * - onP50Ms / offP50Ms, onP99Ms / offP99Ms: latencies of the median runs;
- * - loggedEntries: entries the last "on" server kept for the bot (≤ its --delivery-log-per-bot).
+ * - offCpuMsPerRequest / onCpuMsPerRequest: CPU time (user + system, all threads) the server
+ *   spent per request over all its bursts — on a machine shared with other work, far steadier
+ *   than throughput;
+ * - costPercent: the median over rounds of (on − off) / off × 100 of the CPU per request of the
+ *   two bursts of a round (adjacent in time) — the target is under 5; costPercentOverall: the
+ *   same from the totals;
+ * - offRequestsPerSec / onRequestsPerSec, throughputCostPercent: throughput over all bursts and
+ *   the median per round of its loss (noisy when other processes compete for the cores);
+ * - onP50Ms / offP50Ms: median over bursts of each burst's median latency;
+ * - loggedEntries: entries the "on" server kept for the bot (≤ its --delivery-log-per-bot);
+ * - loadAverage: the 1-minute load average before and after (2 cores here; above 2, all figures
+ *   are inflated and throughput especially).
+ * With `--cpu-prof DIR` both servers run under `node --cpu-prof` (profiles written to DIR/on and DIR/off on exit;
+ * summarise with bench/profile-summary.ts); CPU figures are then inflated.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import type { Result } from "autocannon";
 import { loadFixtureRequest } from "../src/tools/send-webhook-fixture.js";
 import { startProcess } from "../test/helpers/process.js";
 import type { RunningProcess } from "../test/helpers/process.js";
@@ -31,29 +41,59 @@ import type { Account } from "./lib/http.js";
 import { round } from "./lib/stats.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const FIXTURE = "test_push_multiple_committers";
+/** Entries are written within 50 ms of their request: wait this long before reading the CPU. */
+const SETTLE_MS = 250;
 
-interface Run {
-  /** CPU time (user + system) the server process spent per request, in ms. */
+/** CPU time so far, in ms, from /proc (Linux): `process` (every thread, user + system), `main` (the JS thread), `sys` (system time, every thread). */
+function cpuMs(pid: number): { process: number; main: number; sys: number } {
+  const read = (file: string): string[] => {
+    const stat = fs.readFileSync(file, "utf8");
+    // Fields 14 and 15 of stat (utime, stime), counted after the command name: indexes 11 and 12.
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  };
+  const all = read(`/proc/${pid}/stat`);
+  const main = read(`/proc/${pid}/task/${pid}/stat`);
+  const ms = (ticks: number): number => (ticks * 1000) / CLOCK_TICKS;
+  return {
+    process: ms(Number(all[11]) + Number(all[12])),
+    main: ms(Number(main[11]) + Number(main[12])),
+    sys: ms(Number(all[12])),
+  };
+}
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+interface Server {
+  logOn: boolean;
+  process: RunningProcess;
+  pid: number;
+  dir: string;
+  client: Client;
+  owner: Account;
+  botId: number;
+  target: { url: string; headers: Record<string, string>; body: Buffer };
+  /** Totals over the measured bursts. */
+  cpuMs: number;
+  mainCpuMs: number;
+  sysCpuMs: number;
+  requests: number;
+  seconds: number;
+  p50s: number[];
+  non2xx: number;
+}
+
+interface Burst {
   cpuMsPerRequest: number;
   requestsPerSec: number;
-  p50Ms: number;
-  p99Ms: number;
-  non2xx: number;
-  logged: number | undefined;
 }
 
-/** The process's CPU time so far (user + system), in ms, from /proc (Linux). */
-function cpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // Fields 14 and 15 of stat (utime, stime), counted after the command name: indexes 11 and 12.
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-}
-const CLOCK_TICKS = 100;
-
-async function runOnce(logOn: boolean, durationSec: number, warmupSec: number): Promise<Run> {
+async function startServer(logOn: boolean, cpuProfDir: string | undefined): Promise<Server> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-deliveries-"));
   const args = [
+    // One profile per thread (the main one is the largest), in DIR/on and DIR/off.
+    ...(cpuProfDir === undefined
+      ? []
+      : ["--cpu-prof", "--cpu-prof-dir", path.join(cpuProfDir, logOn ? "on" : "off")]),
     path.join(ROOT, "bin", "chat-server.js"),
     "serve",
     "--port",
@@ -70,20 +110,18 @@ async function runOnce(logOn: boolean, durationSec: number, warmupSec: number): 
     "off",
     ...(logOn ? [] : ["--no-delivery-log"]),
   ];
-  let chat: RunningProcess | undefined;
-  const client = { current: undefined as Client | undefined };
+  const chat = startProcess(args);
   try {
-    chat = startProcess(args);
     const url = (await chat.waitFor(/Chat server listening on (http:\/\/\S+)/))[1]!;
     assertLoopback(url);
     const rc = fs.readFileSync(path.join(dir, "zuliprc"), "utf8");
     const owner: Account = { id: 0, email: /email=(\S+)/.exec(rc)![1]!, apiKey: /key=(\S+)/.exec(rc)![1]! };
-    client.current = new Client(url, 4);
-    const bot = await client.current.ok("POST", "/api/v1/bots", {
+    const client = new Client(url, 4);
+    const bot = await client.ok("POST", "/api/v1/bots", {
       auth: owner,
       form: { full_name: "GitHub", short_name: "github", bot_type: "2" },
     });
-    const fixture = loadFixtureRequest("github", "test_push_multiple_committers");
+    const fixture = loadFixtureRequest("github", FIXTURE);
     const query = new URLSearchParams({
       ...fixture.query,
       api_key: String(bot["api_key"]),
@@ -96,87 +134,134 @@ async function runOnce(logOn: boolean, durationSec: number, warmupSec: number): 
       body: new Uint8Array(fixture.body),
     });
     if (probe.status !== 200) throw new Error(`webhook probe: ${probe.status} ${await probe.text()}`);
-    const base = {
-      url: hook,
-      method: "POST" as const,
-      headers: fixture.headers,
-      body: fixture.body,
-      connections: 50,
-    };
-    await autocannon({ ...base, duration: warmupSec });
-    const pid = chat.child.pid!;
-    const cpuBefore = cpuMs(pid);
-    const r = await autocannon({ ...base, duration: durationSec });
-    // Entries still buffered are written within 50 ms: their cost belongs to these requests.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const cpu = cpuMs(pid) - cpuBefore;
-    let logged: number | undefined;
-    if (logOn) {
-      const list = await client.current.ok(
-        "GET",
-        `/api/v1/bots/${String(bot["user_id"])}/deliveries?num=200`,
-        {
-          auth: owner,
-        },
-      );
-      logged = (list["deliveries"] as unknown[]).length;
-    }
     return {
-      cpuMsPerRequest: round(cpu / r.requests.total, 3),
-      requestsPerSec: round(r.requests.total / durationSec, 1),
-      p50Ms: r.latency.p50,
-      p99Ms: r.latency.p99,
-      non2xx: r.non2xx,
-      logged,
+      logOn,
+      process: chat,
+      pid: chat.child.pid!,
+      dir,
+      client,
+      owner,
+      botId: Number(bot["user_id"]),
+      target: { url: hook, headers: fixture.headers, body: fixture.body },
+      cpuMs: 0,
+      mainCpuMs: 0,
+      sysCpuMs: 0,
+      requests: 0,
+      seconds: 0,
+      p50s: [],
+      non2xx: 0,
+    };
+  } catch (err) {
+    await chat.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function load(s: Server, durationSec: number): Promise<Result> {
+  return autocannon({ ...s.target, method: "POST", connections: 50, duration: durationSec, timeout: 30 });
+}
+
+async function burst(s: Server, durationSec: number): Promise<Burst> {
+  const before = cpuMs(s.pid);
+  const r = await load(s, durationSec);
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const after = cpuMs(s.pid);
+  const cpu = after.process - before.process;
+  s.cpuMs += cpu;
+  s.mainCpuMs += after.main - before.main;
+  s.sysCpuMs += after.sys - before.sys;
+  s.requests += r.requests.total;
+  s.seconds += durationSec;
+  s.p50s.push(r.latency.p50);
+  s.non2xx += r.non2xx;
+  return { cpuMsPerRequest: cpu / r.requests.total, requestsPerSec: r.requests.total / durationSec };
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+async function stopServer(s: Server | undefined): Promise<void> {
+  if (s === undefined) return;
+  s.client.close();
+  await s.process.stop();
+  fs.rmSync(s.dir, { recursive: true, force: true });
+}
+
+export async function deliveriesBench(
+  quick: boolean,
+  opts: { rounds?: number; cpuProfDir?: string } = {},
+): Promise<Record<string, unknown>> {
+  const rounds = opts.rounds ?? (quick ? 4 : 12);
+  const burstSec = quick ? 2 : 4;
+  const warmupSec = quick ? 2 : 4;
+  const loadBefore = os.loadavg()[0]!;
+  let off: Server | undefined;
+  let on: Server | undefined;
+  try {
+    off = await startServer(false, opts.cpuProfDir);
+    on = await startServer(true, opts.cpuProfDir);
+    await load(off, warmupSec);
+    await load(on, warmupSec);
+    const costs: number[] = [];
+    const throughputCosts: number[] = [];
+    const perRound: { offCpuMs: number; onCpuMs: number }[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const first = i % 2 === 0 ? off : on;
+      const second = i % 2 === 0 ? on : off;
+      const a = await burst(first, burstSec);
+      const b = await burst(second, burstSec);
+      const [rOff, rOn] = i % 2 === 0 ? [a, b] : [b, a];
+      costs.push(((rOn.cpuMsPerRequest - rOff.cpuMsPerRequest) / rOff.cpuMsPerRequest) * 100);
+      throughputCosts.push(((rOff.requestsPerSec - rOn.requestsPerSec) / rOff.requestsPerSec) * 100);
+      perRound.push({ offCpuMs: round(rOff.cpuMsPerRequest, 3), onCpuMs: round(rOn.cpuMsPerRequest, 3) });
+    }
+    const list = await on.client.ok("GET", `/api/v1/bots/${on.botId}/deliveries?num=200`, { auth: on.owner });
+    const logged = (list["deliveries"] as unknown[]).length;
+    const offCpu = off.cpuMs / off.requests;
+    const onCpu = on.cpuMs / on.requests;
+    return {
+      offCpuMsPerRequest: round(offCpu, 3),
+      onCpuMsPerRequest: round(onCpu, 3),
+      costPercent: round(median(costs), 1),
+      costPercentOverall: round(((onCpu - offCpu) / offCpu) * 100, 1),
+      offMainThreadCpuMsPerRequest: round(off.mainCpuMs / off.requests, 3),
+      onMainThreadCpuMsPerRequest: round(on.mainCpuMs / on.requests, 3),
+      offSysCpuMsPerRequest: round(off.sysCpuMs / off.requests, 3),
+      onSysCpuMsPerRequest: round(on.sysCpuMs / on.requests, 3),
+      offRequestsPerSec: round(off.requests / off.seconds, 1),
+      onRequestsPerSec: round(on.requests / on.seconds, 1),
+      throughputCostPercent: round(median(throughputCosts), 1),
+      offP50Ms: median(off.p50s),
+      onP50Ms: median(on.p50s),
+      non2xx: off.non2xx + on.non2xx,
+      loggedEntries: logged,
+      rounds,
+      burstSec,
+      loadAverage: [round(loadBefore, 2), round(os.loadavg()[0]!, 2)],
+      perRound,
+      fixture: `integrations/github/fixtures/cases/${FIXTURE}.json`,
     };
   } finally {
-    client.current?.close();
-    await chat?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await stopServer(off);
+    await stopServer(on);
   }
-}
-
-function medianBy(runs: Run[], key: "requestsPerSec" | "cpuMsPerRequest"): Run {
-  const sorted = [...runs].sort((a, b) => a[key] - b[key]);
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
-}
-
-export async function deliveriesBench(quick: boolean): Promise<Record<string, unknown>> {
-  const pairs = quick ? 1 : 3;
-  const durationSec = quick ? 3 : 10;
-  const warmupSec = quick ? 1 : 2;
-  const off: Run[] = [];
-  const on: Run[] = [];
-  for (let i = 0; i < pairs; i++) {
-    off.push(await runOnce(false, durationSec, warmupSec));
-    on.push(await runOnce(true, durationSec, warmupSec));
-  }
-  const mOff = medianBy(off, "requestsPerSec");
-  const mOn = medianBy(on, "requestsPerSec");
-  const cpuOff = medianBy(off, "cpuMsPerRequest").cpuMsPerRequest;
-  const cpuOn = medianBy(on, "cpuMsPerRequest").cpuMsPerRequest;
-  return {
-    offCpuMsPerRequest: cpuOff,
-    onCpuMsPerRequest: cpuOn,
-    costPercent: round(((cpuOn - cpuOff) / cpuOff) * 100, 1),
-    offRequestsPerSec: mOff.requestsPerSec,
-    onRequestsPerSec: mOn.requestsPerSec,
-    throughputCostPercent: round(((mOff.requestsPerSec - mOn.requestsPerSec) / mOff.requestsPerSec) * 100, 1),
-    offP50Ms: mOff.p50Ms,
-    onP50Ms: mOn.p50Ms,
-    offP99Ms: mOff.p99Ms,
-    onP99Ms: mOn.p99Ms,
-    non2xx: [...off, ...on].reduce((n, r) => n + r.non2xx, 0),
-    loggedEntries: mOn.logged ?? null,
-    runs: {
-      off: off.map((r) => ({ rps: r.requestsPerSec, cpuMs: r.cpuMsPerRequest })),
-      on: on.map((r) => ({ rps: r.requestsPerSec, cpuMs: r.cpuMsPerRequest })),
-    },
-    fixture: "integrations/github/fixtures/cases/test_push_multiple_committers.json",
-  };
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const result = await deliveriesBench(process.argv.includes("--quick"));
+  const argv = process.argv.slice(2);
+  const opt = (name: string): string | undefined => {
+    const i = argv.indexOf(name);
+    return i === -1 ? undefined : argv[i + 1];
+  };
+  const rounds = opt("--rounds");
+  const cpuProf = opt("--cpu-prof");
+  const result = await deliveriesBench(argv.includes("--quick"), {
+    ...(rounds === undefined ? {} : { rounds: Number(rounds) }),
+    ...(cpuProf === undefined ? {} : { cpuProfDir: path.resolve(cpuProf) }),
+  });
   process.stdout.write(JSON.stringify(result, null, 2) + "\n");
 }

@@ -11,7 +11,8 @@ interface Row {
   method: string;
   url: string;
   request_headers: string;
-  request_body: string;
+  /** Text; SQLite: bytes when the entry was written from the request's raw body. */
+  request_body: string | Buffer;
   request_form: string | null;
   body_truncated: number | string;
   response_status: number | string | null;
@@ -26,6 +27,10 @@ interface Row {
 const COLUMNS =
   "id, bot_id, created_ms, direction, integration, event, method, url, request_headers, request_body, request_form, body_truncated, response_status, response_body, outcome, message_ids, attempts, error, replay_of";
 const INSERT_COLUMNS = COLUMNS.slice("id, ".length);
+/** One row's placeholders. */
+const ROW = `(${new Array(18).fill("?").join(", ")})`;
+/** Rows per INSERT statement (18 parameters each: far below SQLite's and PostgreSQL's limits). */
+const ROWS_PER_INSERT = 32;
 
 function toDelivery(r: Row): Delivery {
   return {
@@ -38,7 +43,7 @@ function toDelivery(r: Row): Delivery {
     method: r.method,
     url: r.url,
     requestHeaders: JSON.parse(r.request_headers) as Record<string, string>,
-    requestBody: r.request_body,
+    requestBody: typeof r.request_body === "string" ? r.request_body : r.request_body.toString("utf8"),
     requestForm: r.request_form === null ? null : (JSON.parse(r.request_form) as Record<string, string>),
     bodyTruncated: Number(r.body_truncated) === 1,
     responseStatus: r.response_status === null ? null : Number(r.response_status),
@@ -51,7 +56,17 @@ function toDelivery(r: Row): Delivery {
   };
 }
 
-function values(d: NewDelivery): SqlValue[] {
+/**
+ * A request body as bound: PostgreSQL's TEXT takes text; SQLite (better-sqlite3) takes the bytes
+ * as they are, which spares decoding and encoding them again. SqlValue has no Buffer (no other
+ * repository binds bytes), hence the cast, for SQLite only.
+ */
+function bodyValue(body: string | Buffer, dialect: "sqlite" | "postgres"): SqlValue {
+  if (typeof body === "string") return body;
+  return dialect === "sqlite" ? (body as unknown as SqlValue) : body.toString("utf8");
+}
+
+function values(d: NewDelivery, dialect: "sqlite" | "postgres"): SqlValue[] {
   return [
     d.botId,
     d.createdMs,
@@ -61,7 +76,7 @@ function values(d: NewDelivery): SqlValue[] {
     d.method,
     d.url,
     JSON.stringify(d.requestHeaders),
-    d.requestBody,
+    bodyValue(d.requestBody, dialect),
     d.requestForm === null ? null : JSON.stringify(d.requestForm),
     d.bodyTruncated ? 1 : 0,
     d.responseStatus,
@@ -89,10 +104,24 @@ export class DeliveriesRepo {
 
   async insert(d: NewDelivery): Promise<number> {
     const row = await this.db.get<{ id: number | string }>(
-      `INSERT INTO webhook_deliveries (${INSERT_COLUMNS}) VALUES (${new Array(18).fill("?").join(", ")}) RETURNING id`,
-      values(d),
+      `INSERT INTO webhook_deliveries (${INSERT_COLUMNS}) VALUES ${ROW} RETURNING id`,
+      values(d, this.db.dialect),
     );
     return Number(row!.id);
+  }
+
+  /**
+   * Writes entries with one multi-row INSERT per ROWS_PER_INSERT (the statements are prepared
+   * once per row count and cached by the store).
+   */
+  async insertMany(entries: readonly NewDelivery[]): Promise<void> {
+    for (let i = 0; i < entries.length; i += ROWS_PER_INSERT) {
+      const chunk = entries.slice(i, i + ROWS_PER_INSERT);
+      await this.db.run(
+        `INSERT INTO webhook_deliveries (${INSERT_COLUMNS}) VALUES ${new Array(chunk.length).fill(ROW).join(", ")}`,
+        chunk.flatMap((d) => values(d, this.db.dialect)),
+      );
+    }
   }
 
   async byId(botId: number, id: number): Promise<Delivery | undefined> {

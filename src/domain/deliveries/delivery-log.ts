@@ -104,10 +104,7 @@ export class DeliveryLog {
     const bots = new Set<number>();
     try {
       const entries = batch.map((build) => build());
-      await this.db.transaction(async (tx) => {
-        const repo = new DeliveriesRepo(tx);
-        for (const entry of entries) await repo.insert(entry);
-      });
+      await this.db.transaction((tx) => new DeliveriesRepo(tx).insertMany(entries));
       // A bot is pruned once a tenth of its allowance (at least one) was written since the last time.
       const step = Math.max(1, Math.floor(this.config.maxPerBot / 10));
       for (const entry of entries) {

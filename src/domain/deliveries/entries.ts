@@ -1,4 +1,11 @@
-import { redactBody, redactHeaders, redactParams, redactUrl, truncateUtf8 } from "./redact.js";
+import {
+  mayHoldSecrets,
+  redactBody,
+  redactHeaders,
+  redactParams,
+  redactUrl,
+  truncateUtf8,
+} from "./redact.js";
 import type { Direction, NewDelivery, Outcome } from "./types.js";
 
 /** What the webhook pipeline hands the log about one incoming request (raw; redacted later). */
@@ -67,13 +74,17 @@ function entry(
   request: {
     method: string;
     headers: Record<string, string>;
-    body: string;
+    /** Text to store (redacted, cut here), or raw bytes already known to need neither. */
+    body: string | Buffer;
     form: Record<string, string> | null;
     attempts: number;
   },
   maxBodyBytes: number,
 ): NewDelivery {
-  const body = truncateUtf8(noNul(request.body), maxBodyBytes);
+  const body =
+    typeof request.body === "string"
+      ? truncateUtf8(noNul(request.body), maxBodyBytes)
+      : { text: request.body, truncated: false };
   return {
     botId: c.botId,
     createdMs: c.createdMs,
@@ -96,6 +107,18 @@ function entry(
   };
 }
 
+/**
+ * The raw body itself when it can be stored as it is — not a form (its fields are parsed to be
+ * redacted), no credential-named word in it, no NUL, within the size — else undefined. The scan
+ * reads the bytes as Latin-1 (no UTF-8 decoding): the words it looks for are ASCII, and no
+ * Latin-1 character lower-cases into ASCII.
+ */
+function storableAsIs(raw: Buffer, contentType: string | undefined, maxBytes: number): Buffer | undefined {
+  if (raw.length > maxBytes || raw.indexOf(0) !== -1) return undefined;
+  if ((contentType ?? "").toLowerCase().includes("application/x-www-form-urlencoded")) return undefined;
+  return mayHoldSecrets(raw.toString("latin1")) ? undefined : raw;
+}
+
 /** The stored form of an incoming request: redacted, bodies cut to `maxBodyBytes`. */
 export function incomingEntry(c: IncomingCapture, maxBodyBytes: number): NewDelivery {
   const headers = redactHeaders(c.headers);
@@ -106,7 +129,9 @@ export function incomingEntry(c: IncomingCapture, maxBodyBytes: number): NewDeli
     {
       method: c.method.toUpperCase(),
       headers,
-      body: redactBody(c.rawBody.toString("utf8"), c.headers["content-type"]),
+      body:
+        storableAsIs(c.rawBody, c.headers["content-type"], maxBodyBytes) ??
+        redactBody(c.rawBody.toString("utf8"), c.headers["content-type"]),
       form: c.form === undefined ? null : redactParams(c.form),
       attempts: 1,
     },

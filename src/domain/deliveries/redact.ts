@@ -8,23 +8,16 @@ export const REDACTED = "[redacted]";
 /** Names (parameters, headers, JSON keys) whose values are credentials. */
 const SECRET_NAME = /api[-_]?key|apikey|secret|token|passw(or)?d|signature|authorization|cookie|hmac/i;
 
-/** Words of credential names, lower-case: a body without any of them needs no parsing. */
-const SECRET_WORDS = [
-  "api_key",
-  "apikey",
-  "api-key",
-  "secret",
-  "token",
-  "passw",
-  "signature",
-  "authorization",
-  "cookie",
-  "hmac",
-];
+/**
+ * SECRET_NAME for lower-case text: one pass of one regular expression over a lower-cased body is
+ * the cheapest scan found (a case-insensitive expression, or one search per word, cost 2–4 times
+ * as much on a 9 KB GitHub payload).
+ */
+const SECRET_WORD = /api[-_]?key|apikey|secret|token|passw(or)?d|signature|authorization|cookie|hmac/;
 
-function mayHoldSecrets(text: string): boolean {
-  const lower = text.toLowerCase();
-  return SECRET_WORDS.some((w) => lower.includes(w));
+/** Whether a text may hold a credential-named field (false: it certainly holds none). */
+export function mayHoldSecrets(text: string): boolean {
+  return SECRET_WORD.test(text.toLowerCase());
 }
 
 /** Whether a parameter, header or key name holds a credential. */
@@ -53,12 +46,22 @@ export function redactParams(params: Readonly<Record<string, string>>): Record<s
   return out;
 }
 
+/** `api_key=…` parameters of a query string (with the `&` before them). */
+const API_KEY_PARAM = /(?:^|&)api_key=[^&]*/g;
+
 /** A path with its query string: `api_key` removed, other credentials replaced. */
 export function redactUrl(pathAndQuery: string): string {
   const q = pathAndQuery.indexOf("?");
   const base = pathAndQuery.slice(0, q === -1 ? pathAndQuery.length : q).replace(/\/\/[^/@]*@/, "//");
   if (q === -1) return base;
-  const query = new URLSearchParams(pathAndQuery.slice(q + 1));
+  const search = pathAndQuery.slice(q + 1);
+  // The common case: only `api_key` to drop (no parsing, the rest kept byte for byte). A `%` may
+  // hide a name (`api%5Fkey`): such a query is decoded and rebuilt.
+  if (!search.includes("%") && !mayHoldSecrets(search.replace(API_KEY_PARAM, ""))) {
+    const kept = search.replace(API_KEY_PARAM, "").replace(/^&/, "");
+    return kept === "" ? base : `${base}?${kept}`;
+  }
+  const query = new URLSearchParams(search);
   const kept = new URLSearchParams();
   for (const [k, v] of query) {
     if (k === "api_key") continue;
@@ -68,13 +71,18 @@ export function redactUrl(pathAndQuery: string): string {
   return s === "" ? base : `${base}?${s}`;
 }
 
-function redactJsonValue(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactJsonValue);
+/** A JSON value with credential-named fields replaced; `found.any` tells whether one was. */
+function redactJsonValue(value: unknown, found: { any: boolean }): unknown {
+  if (Array.isArray(value)) return value.map((v) => redactJsonValue(v, found));
   if (typeof value === "object" && value !== null) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      out[k] =
-        isSecretName(k) && (typeof v === "string" || typeof v === "number") ? REDACTED : redactJsonValue(v);
+      if (isSecretName(k) && (typeof v === "string" || typeof v === "number")) {
+        found.any = true;
+        out[k] = REDACTED;
+      } else {
+        out[k] = redactJsonValue(v, found);
+      }
     }
     return out;
   }
@@ -104,10 +112,10 @@ export function redactBody(body: string, contentType: string | undefined): strin
   // Most payloads have no credential-named key: a scan of the text spares parsing them.
   if ((trimmed.startsWith("{") || trimmed.startsWith("[")) && mayHoldSecrets(body)) {
     try {
-      const parsed = JSON.parse(body) as unknown;
-      const redacted = redactJsonValue(parsed);
+      const found = { any: false };
+      const redacted = redactJsonValue(JSON.parse(body) as unknown, found);
       // Keep the sender's bytes when nothing was secret (replays then see the same text).
-      return JSON.stringify(redacted) === JSON.stringify(parsed) ? body : JSON.stringify(redacted);
+      return found.any ? JSON.stringify(redacted) : body;
     } catch {
       return body;
     }

@@ -40,7 +40,12 @@ export interface Delivery {
   replayOf: number | null;
 }
 
-export type NewDelivery = Omit<Delivery, "id">;
+/**
+ * An entry to write. Its request body may be the bytes the body parser read, when storing them
+ * as they are was safe (valid to keep, nothing to redact or cut): SQLite stores them without a
+ * round trip through a JS string.
+ */
+export type NewDelivery = Omit<Delivery, "id" | "requestBody"> & { requestBody: string | Buffer };
 
 /** Retention and size limits of the log. */
 export interface DeliveryLogConfig {

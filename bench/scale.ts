@@ -5,11 +5,13 @@
  *
  * Real processes, each on a fresh PostgreSQL database and Redis prefix:
  * - oneWorker / twoWorkers: `chat-server serve --workers 1` and `--workers 2` (node:cluster, one
- *   port), loaded by the same autocannon run: 50 connections POSTing private messages for the
- *   same time; messages per second and latency percentiles;
+ *   port), loaded by the same autocannon settings: 50 connections POSTing private messages for the
+ *   same time, the two configurations alternating (two rounds each; one with --quick); messages
+ *   per second and latency percentiles;
  * - crossProcess: two separate `serve` processes on one database and Redis; a client long-polls
  *   its queue on A while messages are sent through B: send → event latency across processes
  *   (the event travels B → Redis queue → pub/sub → A's waiter).
+ * The 1-minute load average before and after is reported with the figures (the machine is shared).
  * Needs PostgreSQL (127.0.0.1:5432, database `test`) and Redis (127.0.0.1:6379).
  */
 import crypto from "node:crypto";
@@ -204,20 +206,45 @@ async function crossProcess(quick: boolean): Promise<Record<string, number>> {
   }
 }
 
+/** The 1-minute load average, to two decimals (the machine is shared: read figures with it). */
+function load1(): number {
+  return round(os.loadavg()[0]!, 2);
+}
+
 export async function scaleBench(quick: boolean): Promise<Record<string, unknown>> {
-  const one = await throughput(1, quick);
-  const two = await throughput(2, quick);
+  const loadBefore = load1();
+  // One worker and two alternate (1, 2, 1, 2 …) so that a change in the machine's load during the
+  // run falls on both; each configuration's figure is the mean of its rounds.
+  const rounds = quick ? 1 : 2;
+  const ones: Record<string, number>[] = [];
+  const twos: Record<string, number>[] = [];
+  for (let i = 0; i < rounds; i++) {
+    ones.push(await throughput(1, quick));
+    twos.push(await throughput(2, quick));
+  }
+  const mean = (rs: Record<string, number>[], k: string): number =>
+    round(rs.reduce((sum, r) => sum + r[k]!, 0) / rs.length, 1);
+  const sum = (rs: Record<string, number>[], k: string): number => rs.reduce((t, r) => t + r[k]!, 0);
   const cross = await crossProcess(quick);
+  const one = mean(ones, "messagesPerSec");
+  const two = mean(twos, "messagesPerSec");
   return {
-    oneWorkerMessagesPerSec: one["messagesPerSec"],
-    twoWorkersMessagesPerSec: two["messagesPerSec"],
-    twoVsOne: round(two["messagesPerSec"]! / one["messagesPerSec"]!, 2),
-    oneWorkerP99Ms: one["p99Ms"],
-    twoWorkersP99Ms: two["p99Ms"],
+    oneWorkerMessagesPerSec: one,
+    twoWorkersMessagesPerSec: two,
+    twoVsOne: round(two / one, 2),
+    oneWorkerRounds: ones.map((r) => r["messagesPerSec"]),
+    twoWorkersRounds: twos.map((r) => r["messagesPerSec"]),
+    oneWorkerP50Ms: mean(ones, "p50Ms"),
+    twoWorkersP50Ms: mean(twos, "p50Ms"),
+    oneWorkerP99Ms: mean(ones, "p99Ms"),
+    twoWorkersP99Ms: mean(twos, "p99Ms"),
     crossProcessSendToEventP50Ms: cross["sendToEventP50Ms"],
     crossProcessSendToEventP99Ms: cross["sendToEventP99Ms"],
-    errors: one["errors"]! + two["errors"]! + one["non2xx"]! + two["non2xx"]!,
+    crossProcessSamples: cross["samples"],
+    errors: sum(ones, "errors") + sum(twos, "errors") + sum(ones, "non2xx") + sum(twos, "non2xx"),
     cpus: os.cpus().length,
+    loadAverageBefore: loadBefore,
+    loadAverageAfter: load1(),
   };
 }
 

@@ -107,6 +107,10 @@ const ENDPOINTS: EndpointSpec[] = [
   { method: "DELETE", path: "/realm/emoji/{emoji_name}" },
   { method: "GET", path: "/user_groups/{user_group_id}/subgroups" },
   { method: "POST", path: "/user_groups/{user_group_id}/subgroups" },
+  { method: "GET", path: "/drafts" },
+  { method: "POST", path: "/drafts" },
+  { method: "PATCH", path: "/drafts/{draft_id}" },
+  { method: "DELETE", path: "/drafts/{draft_id}" },
 ];
 
 /**

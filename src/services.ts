@@ -12,6 +12,7 @@ import { localStorageFor } from "./domain/uploads/storage.js";
 import { UploadService } from "./domain/uploads/upload-service.js";
 import { createCustomEmoji } from "./domain/emoji/custom-emoji-service.js";
 import type { CustomEmojiService } from "./domain/emoji/custom-emoji-service.js";
+import { DraftsService } from "./domain/drafts/drafts-service.js";
 import { UserService } from "./domain/users/user-service.js";
 import { BotLifecycleService } from "./domain/users/bot-lifecycle.js";
 import { BotsRepo } from "./store/bots-repo.js";
@@ -62,6 +63,8 @@ export interface Services extends UserFeatures {
   uploads: UploadService;
   /** Custom emoji (/realm/emoji, the images at /user_avatars/…/emoji/), used by Markdown and reactions. */
   customEmoji: CustomEmojiService;
+  /** Drafts synced between a user's clients (/drafts). */
+  drafts: DraftsService;
   /** Bots' key-value storage (`/api/v1/bot_storage`, embedded bots). */
   botStorage: BotStorageService;
   /** Outgoing webhooks and embedded bots: triggers, durable delivery, retries (`tick()` in tests). */
@@ -206,6 +209,7 @@ export function createServices(
     messages,
     uploads,
     customEmoji,
+    drafts: new DraftsService({ db, events, clock, users, streams: streamAccess }),
     botStorage,
     outgoing,
     sessions: new SessionService(new SessionsRepo(db), users, clock, shared.failureLog),

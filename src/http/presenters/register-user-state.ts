@@ -110,6 +110,13 @@ const realmEmojiProvider: StateProvider = {
   },
 };
 
+const draftsProvider: StateProvider = {
+  eventTypes: ["drafts"],
+  async fetch({ services, user }) {
+    return { drafts: await services.drafts.list(user) };
+  },
+};
+
 const defaultStreamsProvider: StateProvider = {
   eventTypes: ["default_streams"],
   async fetch({ services }) {
@@ -133,7 +140,6 @@ const incomingWebhookBotsProvider: StateProvider = {
 
 /** State of features this server does not have (yet): what Zulip answers when none exist. */
 const EMPTY_STATE: readonly [eventType: string, state: Record<string, unknown>][] = [
-  ["drafts", { drafts: [] }],
   ["realm_playgrounds", { realm_playgrounds: [] }],
   ["realm_domains", { realm_domains: [] }],
   ["default_stream_groups", { realm_default_stream_groups: [] }],
@@ -162,6 +168,7 @@ export const USER_STATE_PROVIDERS: readonly StateProvider[] = [
   linkifiersProvider,
   realmFiltersProvider,
   realmEmojiProvider,
+  draftsProvider,
   incomingWebhookBotsProvider,
   ...emptyProviders,
 ];

@@ -15,6 +15,7 @@ import { messagesRouter } from "./messages.js";
 import { presenceRouter } from "./presence.js";
 import { userGroupsRouter } from "./user-groups.js";
 import { userGroupSubgroupsRouter } from "./user-group-subgroups.js";
+import { draftsRouter } from "./drafts.js";
 import { usersAdminRouter } from "./users-admin.js";
 import { personalListsRouter } from "./personal-lists.js";
 import { linkifiersRouter } from "./linkifiers.js";
@@ -57,6 +58,7 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     presenceRouter(services),
     userGroupsRouter(services),
     userGroupSubgroupsRouter(services),
+    draftsRouter(services),
     usersAdminRouter(services),
     personalListsRouter(services),
     linkifiersRouter(services),

@@ -17,6 +17,7 @@ import { webhookDeliveries } from "./020-webhook-deliveries.js";
 import { sparseUnread } from "./021-sparse-unread.js";
 import { realmEmoji } from "./023-realm-emoji.js";
 import { userGroupSubgroups } from "./024-user-group-subgroups.js";
+import { draftsScheduledMessages } from "./025-drafts-scheduled-messages.js";
 import type { Migration } from "./types.js";
 
 /** Every migration, in order. A new one is one file and one line here. */
@@ -40,4 +41,5 @@ export const migrations: readonly Migration[] = [
   sparseUnread,
   realmEmoji,
   userGroupSubgroups,
+  draftsScheduledMessages,
 ];

@@ -4,10 +4,14 @@
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { ServerConfig } from "../../src/config.js";
+import { OWNER_PASSWORD, startTestServer } from "../helpers/test-server.js";
+import type { TestServer } from "../helpers/test-server.js";
 
 export const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 
@@ -62,4 +66,63 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.getByRole("button", { name: "Log in" }).click();
   // On a phone the button is in the collapsed menu: attached, not visible.
   await page.getByRole("button", { name: "Log out", includeHidden: true }).waitFor({ state: "attached" });
+}
+
+/** A phone-sized viewport (the width of most current phones). */
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1200, height: 800 };
+
+/**
+ * The shared set-up of a browser suite: a test server on a temporary data directory (the web app
+ * built first), one Chromium, and pages in fresh contexts that fail the test on any dialog.
+ * Call `start()` in beforeAll and `stop()` in afterAll (this module imports no Jest, so scripts
+ * can use it too).
+ */
+export class BrowserFixture {
+  server!: TestServer;
+  browser!: Browser;
+  private dataDir: string | undefined;
+  private readonly contexts: BrowserContext[] = [];
+
+  constructor(
+    private readonly name: string,
+    private readonly config: Partial<ServerConfig> = {},
+  ) {}
+
+  async start(): Promise<void> {
+    ensureWebBuilt();
+    this.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${this.name}-`));
+    this.server = await startTestServer({ config: { dataDir: this.dataDir, ...this.config } });
+    this.browser = await launchBrowser();
+  }
+
+  /** A page in a fresh context (its own cookies). */
+  async page(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
+    const context = await this.browser.newContext({ viewport });
+    this.contexts.push(context);
+    const page = await context.newPage();
+    // A message or page that runs script would show up as a dialog.
+    page.on("dialog", (d) => {
+      throw new Error(`unexpected dialog: ${d.message()}`);
+    });
+    return page;
+  }
+
+  /** A page signed in as `email` (iago's password by default). */
+  async signedIn(
+    email: string,
+    password: string = OWNER_PASSWORD,
+    viewport: { width: number; height: number } = DESKTOP,
+  ): Promise<Page> {
+    const page = await this.page(viewport);
+    await signIn(page, this.server.url, email, password);
+    return page;
+  }
+
+  async stop(): Promise<void> {
+    for (const c of this.contexts) await c.close().catch(() => undefined);
+    await this.browser?.close();
+    await this.server?.close();
+    if (this.dataDir !== undefined) fs.rmSync(this.dataDir, { recursive: true, force: true });
+  }
 }

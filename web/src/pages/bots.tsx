@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { ApiError, api, text } from "../lib/api.js";
 import { botserverrcSection, zuliprc } from "../lib/url-builder.js";
+import { DeliveriesPanel } from "./deliveries.js";
 
 export interface Bot {
   user_id: number;
@@ -144,6 +145,8 @@ function BotCard({ bot, site, integrations }: { bot: Bot; site: string; integrat
   const [status, setStatus] = useState("");
   const [error, setError] = useState("");
   const [apiKey, setApiKey] = useState(bot.api_key);
+  const [showDeliveries, setShowDeliveries] = useState(false);
+  const hasDeliveries = bot.bot_type === 2 || bot.bot_type === 3;
   const regenerate = async () => {
     setError("");
     setStatus("");
@@ -190,7 +193,18 @@ function BotCard({ bot, site, integrations }: { bot: Bot; site: string; integrat
         <button type="button" class="secondary" onClick={() => void regenerate()}>
           Regenerate API key
         </button>
+        {hasDeliveries && (
+          <button
+            type="button"
+            class="secondary"
+            aria-expanded={showDeliveries}
+            onClick={() => setShowDeliveries(!showDeliveries)}
+          >
+            Deliveries
+          </button>
+        )}
       </div>
+      {hasDeliveries && showDeliveries && <DeliveriesPanel botId={bot.user_id} />}
       {bot.bot_type === 3 && (
         <>
           <label>

@@ -7,6 +7,7 @@ import type { IntegrationInfo } from "../lib/integrations.js";
 import { sanitize } from "../lib/sanitize.js";
 import { buildWebhookUrl } from "../lib/url-builder.js";
 import type { Bot } from "./bots.js";
+import { TemplateEditor } from "./template-editor.js";
 
 const message = (err: unknown) => (err instanceof ApiError ? err.message : "Cannot reach the server.");
 
@@ -247,6 +248,7 @@ export function IntegrationPage({ store, name }: { store: ChatStore; name: strin
         <h3>Try it</h3>
         {doc !== undefined && <TestPayload name={name} fixtures={doc.fixtures} url={url} />}
       </section>
+      {name === "template" && <TemplateEditor bot={bot} />}
       {doc !== undefined && doc.html !== "" && (
         <section
           class="card doc"

@@ -507,6 +507,24 @@ const OVERRIDES: Override[] = [
     },
   },
   {
+    endpoint: "GET /events",
+    change: "`update_message` events may carry `prev_rendered_content_version`",
+    reason:
+      "Zulip 10.0 (feature level 284) removed it (the event's Changes notes); at the feature level we " +
+      "report (153) an edit of a message's content sends it (zulip-terminal reads these events).",
+    apply(r) {
+      let changed = 0;
+      for (const event of objectSchemasAt(success(r, this.endpoint), ["events", "[]"])) {
+        const props = isObject(event["properties"]) ? event["properties"] : undefined;
+        if (props === undefined || event["additionalProperties"] !== false) continue;
+        if (!JSON.stringify(props["type"] ?? null).includes('"update_message"')) continue;
+        props["prev_rendered_content_version"] = { type: "integer" };
+        changed += 1;
+      }
+      if (changed === 0) throw new Error("No update_message event schema in GET /events");
+    },
+  },
+  {
     endpoint: "POST /mark_all_as_read",
     change: "`complete` is not required",
     reason:

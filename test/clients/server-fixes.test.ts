@@ -240,3 +240,36 @@ describe("GET /streams/{stream_id}/email_address", () => {
     expect([unknown.status, unknown.body]).toEqual([400, badRequest("Invalid stream ID")]);
   });
 });
+
+describe("GET /messages: narrow operators spelled with _ (pm_with)", () => {
+  it("reads pm_with as pm-with, in both narrow forms, as Zulip's operator lookup does", async () => {
+    const { api, users } = server;
+    const sent = await api.post("/api/v1/messages", {
+      as: users.othello,
+      params: { type: "private", to: [users.hamlet.id], content: "psst" },
+    });
+    const id = sent.body.id as number;
+    const fetch = (narrow: unknown[]) =>
+      api.get("/api/v1/messages", {
+        as: users.hamlet,
+        params: { anchor: "newest", num_before: 10, num_after: 0, narrow },
+      });
+    for (const narrow of [
+      [["pm_with", users.othello.email]],
+      [{ operator: "pm_with", operand: [users.othello.id] }],
+    ]) {
+      const res = await fetch(narrow);
+      expect([res.status, res.body.messages.map((m: { id: number }) => m.id)]).toEqual([200, [id]]);
+    }
+    const unknown = await fetch([["pm_wit", users.othello.email]]);
+    expect([unknown.status, unknown.body]).toEqual([
+      400,
+      {
+        result: "error",
+        msg: "Invalid narrow operator: unknown operator pm_wit",
+        code: "BAD_NARROW",
+        desc: "unknown operator pm_wit",
+      },
+    ]);
+  });
+});

@@ -67,6 +67,16 @@ const anchorParser: Parser<Anchor> = (raw) => {
   return Number(s);
 };
 
+/**
+ * Zulip finds an operator's handler by name with "-" read as "_", so `pm_with` works as `pm-with`
+ * (zulip-terminal sends it so); these are the operators whose names have a "-".
+ */
+const UNDERSCORE_SPELLINGS: Readonly<Record<string, string>> = {
+  pm_with: "pm-with",
+  group_pm_with: "group-pm-with",
+  dm_including: "dm-including",
+};
+
 /** Zulip's narrow_parameter: `[operator, operand]` pairs or `{operator, operand, negated}` dicts. */
 const narrowParser: Parser<NarrowTerm[]> = (raw, name) => {
   const parsed = tryJson(raw);
@@ -76,11 +86,13 @@ const narrowParser: Parser<NarrowTerm[]> = (raw, name) => {
     if (Array.isArray(elem)) {
       const [operator, operand] = elem as unknown[];
       if (elem.length !== 2 || typeof operator !== "string" || typeof operand !== "string") throw bad();
-      return { operator, operand, negated: false };
+      return { operator: UNDERSCORE_SPELLINGS[operator] ?? operator, operand, negated: false };
     }
     if (typeof elem !== "object" || elem === null) throw bad();
     const d = elem as Record<string, unknown>;
-    const operator = d["operator"];
+    const rawOperator = d["operator"];
+    const operator =
+      typeof rawOperator === "string" ? (UNDERSCORE_SPELLINGS[rawOperator] ?? rawOperator) : rawOperator;
     const operand = d["operand"];
     const negated = d["negated"] ?? false;
     if (typeof operator !== "string") throw new JsonableError('elem["operator"] is not a string');

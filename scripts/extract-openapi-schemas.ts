@@ -111,6 +111,10 @@ const ENDPOINTS: EndpointSpec[] = [
   { method: "POST", path: "/drafts" },
   { method: "PATCH", path: "/drafts/{draft_id}" },
   { method: "DELETE", path: "/drafts/{draft_id}" },
+  { method: "GET", path: "/scheduled_messages" },
+  { method: "POST", path: "/scheduled_messages" },
+  { method: "PATCH", path: "/scheduled_messages/{scheduled_message_id}" },
+  { method: "DELETE", path: "/scheduled_messages/{scheduled_message_id}" },
 ];
 
 /**

@@ -13,6 +13,7 @@ import { UploadService } from "./domain/uploads/upload-service.js";
 import { createCustomEmoji } from "./domain/emoji/custom-emoji-service.js";
 import type { CustomEmojiService } from "./domain/emoji/custom-emoji-service.js";
 import { DraftsService } from "./domain/drafts/drafts-service.js";
+import { ScheduledMessagesService } from "./domain/scheduled/scheduled-messages-service.js";
 import { UserService } from "./domain/users/user-service.js";
 import { BotLifecycleService } from "./domain/users/bot-lifecycle.js";
 import { BotsRepo } from "./store/bots-repo.js";
@@ -65,6 +66,8 @@ export interface Services extends UserFeatures {
   customEmoji: CustomEmojiService;
   /** Drafts synced between a user's clients (/drafts). */
   drafts: DraftsService;
+  /** Scheduled messages (/scheduled_messages) and their delivery worker (`tick()` in tests). */
+  scheduledMessages: ScheduledMessagesService;
   /** Bots' key-value storage (`/api/v1/bot_storage`, embedded bots). */
   botStorage: BotStorageService;
   /** Outgoing webhooks and embedded bots: triggers, durable delivery, retries (`tick()` in tests). */
@@ -188,6 +191,19 @@ export function createServices(
   });
   outgoing.start();
   closers.push(() => outgoing.close());
+  // Scheduled messages: the worker sends what is due, after a restart too (src/domain/scheduled).
+  const scheduledMessages = new ScheduledMessagesService({
+    db,
+    events,
+    clock,
+    logger,
+    users,
+    streams: streamAccess,
+    messages,
+    pollIntervalMs: 1000,
+  });
+  scheduledMessages.start();
+  closers.push(() => scheduledMessages.close());
   return {
     db,
     config,
@@ -210,6 +226,7 @@ export function createServices(
     uploads,
     customEmoji,
     drafts: new DraftsService({ db, events, clock, users, streams: streamAccess }),
+    scheduledMessages,
     botStorage,
     outgoing,
     sessions: new SessionService(new SessionsRepo(db), users, clock, shared.failureLog),

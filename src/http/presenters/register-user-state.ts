@@ -117,6 +117,13 @@ const draftsProvider: StateProvider = {
   },
 };
 
+const scheduledMessagesProvider: StateProvider = {
+  eventTypes: ["scheduled_messages"],
+  async fetch({ services, user }) {
+    return { scheduled_messages: await services.scheduledMessages.list(user) };
+  },
+};
+
 const defaultStreamsProvider: StateProvider = {
   eventTypes: ["default_streams"],
   async fetch({ services }) {
@@ -143,7 +150,6 @@ const EMPTY_STATE: readonly [eventType: string, state: Record<string, unknown>][
   ["realm_playgrounds", { realm_playgrounds: [] }],
   ["realm_domains", { realm_domains: [] }],
   ["default_stream_groups", { realm_default_stream_groups: [] }],
-  ["scheduled_messages", { scheduled_messages: [] }],
   ["video_calls", { has_zoom_token: false }],
   ["giphy", { giphy_api_key: "" }],
   ["stop_words", { stop_words: [] }],
@@ -169,6 +175,7 @@ export const USER_STATE_PROVIDERS: readonly StateProvider[] = [
   realmFiltersProvider,
   realmEmojiProvider,
   draftsProvider,
+  scheduledMessagesProvider,
   incomingWebhookBotsProvider,
   ...emptyProviders,
 ];

@@ -16,6 +16,7 @@ import { presenceRouter } from "./presence.js";
 import { userGroupsRouter } from "./user-groups.js";
 import { userGroupSubgroupsRouter } from "./user-group-subgroups.js";
 import { draftsRouter } from "./drafts.js";
+import { scheduledMessagesRouter } from "./scheduled-messages.js";
 import { usersAdminRouter } from "./users-admin.js";
 import { personalListsRouter } from "./personal-lists.js";
 import { linkifiersRouter } from "./linkifiers.js";
@@ -59,6 +60,7 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     userGroupsRouter(services),
     userGroupSubgroupsRouter(services),
     draftsRouter(services),
+    scheduledMessagesRouter(services),
     usersAdminRouter(services),
     personalListsRouter(services),
     linkifiersRouter(services),

@@ -3,6 +3,7 @@ import type { StateCore, StateInline, Token } from "markdown-it";
 import { EMOJI_CODEPOINTS } from "./emoji.js";
 import { customEmojiHtml } from "./emoji-custom.js";
 import type { CustomEmojiRef } from "./emoji-custom.js";
+import { plainParagraphsHtml, withFastLinkNormalisers } from "./fast-paths.js";
 import { linkifierUrl } from "./linkifiers.js";
 import type { Linkifier } from "./linkifiers.js";
 
@@ -278,8 +279,9 @@ function linkifierRule(state: StateCore): void {
   }
 }
 
-function createMarkdown(): MarkdownIt {
+function createMarkdown(fastLinks: boolean): MarkdownIt {
   const md = new MarkdownIt("default", { html: false, linkify: true, breaks: true });
+  if (fastLinks) withFastLinkNormalisers(md);
   md.inline.ruler.before("emphasis", "zulip_mention", mentionRule);
   md.inline.ruler.before("emphasis", "zulip_stream", streamRule);
   md.inline.ruler.before("emphasis", "zulip_emoji", emojiRule);
@@ -290,20 +292,47 @@ function createMarkdown(): MarkdownIt {
   return md;
 }
 
-const md = createMarkdown();
+const md = createMarkdown(true);
+let fullMd: MarkdownIt | undefined;
 
-/** Renders message content to Zulip-like HTML and reports what it mentions and links. */
-export function renderMarkdown(content: string, ctx: RenderContext): Rendered {
+function ascending(s: Set<number>): number[] {
+  return [...s].sort((a, b) => a - b);
+}
+
+function renderWith(parser: MarkdownIt, content: string, ctx: RenderContext): Rendered {
   const env: Env = { ctx, mentioned: new Set(), silent: new Set(), wildcard: false, streams: new Set() };
-  const htmlOut = md.render(content, env).replace(/\n+$/, "");
-  const ascending = (s: Set<number>) => [...s].sort((a, b) => a - b);
+  const out = parser.render(content, env);
+  let end = out.length;
+  while (end > 0 && out.charCodeAt(end - 1) === 0x0a) end--;
   return {
-    html: htmlOut,
+    html: out.slice(0, end),
     mentionedUserIds: ascending(env.mentioned),
     silentlyMentionedUserIds: ascending(new Set([...env.silent].filter((id) => !env.mentioned.has(id)))),
     wildcard: env.wildcard,
     linkedStreamIds: ascending(env.streams),
   };
+}
+
+/** Renders message content to Zulip-like HTML and reports what it mentions and links. */
+export function renderMarkdown(content: string, ctx: RenderContext): Rendered {
+  // Text without markup skips markdown-it (fast-paths.ts; same HTML, nothing mentioned or linked).
+  const plain = plainParagraphsHtml(content, ctx.linkifiers ?? []);
+  if (plain !== undefined) {
+    return {
+      html: plain,
+      mentionedUserIds: [],
+      silentlyMentionedUserIds: [],
+      wildcard: false,
+      linkedStreamIds: [],
+    };
+  }
+  return renderWith(md, content, ctx);
+}
+
+/** The renderer without the shortcuts of fast-paths.ts: what they are tested against. */
+export function renderMarkdownFull(content: string, ctx: RenderContext): Rendered {
+  fullMd ??= createMarkdown(false);
+  return renderWith(fullMd, content, ctx);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Takes the README's screenshots of the web app (docs/screenshots/*.png) with Debian's Chromium:
  * starts a server on a temporary store, fills it with a short conversation, a GitHub push and a
- * few bots, and photographs the chat view, Your bots and the GitHub integration page.
+ * few bots, and photographs the chat view, Your bots, the GitHub integration page, a bot's
+ * deliveries (desktop and phone) and the template editor.
  *
  *   node bin/run-ts.js scripts/web-screenshots.ts [--out docs/screenshots]
  */
@@ -59,6 +60,17 @@ await fetch(`${server.url}/api/v1/external/github?api_key=${webhookBot.apiKey}&s
   headers: { "content-type": "application/json", "x-github-event": "push" },
   body: push,
 });
+// The delivery log's screenshots: a push to a stream that does not exist and one without its event header.
+await fetch(`${server.url}/api/v1/external/github?api_key=${webhookBot.apiKey}&stream=deploys`, {
+  method: "POST",
+  headers: { "content-type": "application/json", "x-github-event": "push" },
+  body: push,
+});
+await fetch(`${server.url}/api/v1/external/github?api_key=${webhookBot.apiKey}&stream=engineering`, {
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: push,
+});
 const browser = await launchBrowser();
 fs.mkdirSync(outDir, { recursive: true });
 async function shot(page: Page, name: string): Promise<void> {
@@ -97,10 +109,38 @@ try {
   await page.evaluate("document.querySelector('.page').scrollTop = 0");
   await shot(page, "integration-github.png");
 
+  // Your bots → Deliveries, the failed push opened.
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await page.getByRole("link", { name: "Your bots" }).click();
+  const hookCard = page.getByRole("listitem", { name: webhookBot.fullName });
+  await hookCard.getByRole("button", { name: "Deliveries" }).click();
+  await page.getByRole("button", { name: /, failed$/ }).click();
+  await page.locator(".delivery-detail").waitFor();
+  await hookCard.scrollIntoViewIfNeeded();
+  await shot(page, "deliveries.png");
+
+  // The template integration's editor with its live preview.
+  await page.goto(`${server.url}/integrations/template`);
+  const editor = page.getByRole("region", { name: "Template editor" });
+  await page.getByLabel("Preview body").waitFor();
+  await editor.scrollIntoViewIfNeeded();
+  await shot(page, "template-editor.png");
+
   const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
   await signIn(phone, server.url, hamlet.email, "hamlet@zulip.com-password");
   await phone.getByText("The 2.4 branch is cut").waitFor();
   await shot(phone, "chat-phone.png");
+
+  const iagoPhone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await signIn(iagoPhone, server.url, iago.email, OWNER_PASSWORD);
+  await iagoPhone.goto(`${server.url}/settings/bots`);
+  await iagoPhone
+    .getByRole("listitem", { name: webhookBot.fullName })
+    .getByRole("button", { name: "Deliveries" })
+    .click();
+  await iagoPhone.getByRole("button", { name: /, rejected$/ }).click();
+  await iagoPhone.locator(".delivery-detail").scrollIntoViewIfNeeded();
+  await shot(iagoPhone, "deliveries-phone.png");
 } finally {
   await browser.close();
   await server.close();

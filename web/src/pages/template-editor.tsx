@@ -117,7 +117,7 @@ export function TemplateEditor({ bot }: { bot: Bot | undefined }) {
             Sample payload (JSON)
             <textarea
               class="mono"
-              rows={6}
+              rows={8}
               value={payload}
               onInput={(e) => setPayload(e.currentTarget.value)}
             />

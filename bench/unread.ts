@@ -75,9 +75,12 @@ function p50(samples: number[]): number {
   );
 }
 
-export async function unreadBench(quick: boolean): Promise<UnreadBenchResult> {
-  const unreadCount = quick ? 5_000 : 50_000;
-  const bigSubscribers = quick ? 1_000 : 10_000;
+export async function unreadBench(
+  quick: boolean,
+  sizes: { unread?: number; subscribers?: number } = {},
+): Promise<UnreadBenchResult> {
+  const unreadCount = sizes.unread ?? (quick ? 5_000 : 50_000);
+  const bigSubscribers = sizes.subscribers ?? (quick ? 1_000 : 10_000);
   const runs = quick ? 10 : 30;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "unread-bench-"));
   const config = defaultConfig({
@@ -218,6 +221,14 @@ export async function unreadBench(quick: boolean): Promise<UnreadBenchResult> {
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const result = await unreadBench(process.argv.includes("--quick"));
+  // Diagnostics: --unread N and --subscribers N change the sizes.
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i === -1 ? undefined : Number(process.argv[i + 1]);
+  };
+  const result = await unreadBench(process.argv.includes("--quick"), {
+    unread: arg("--unread"),
+    subscribers: arg("--subscribers"),
+  });
   process.stdout.write(JSON.stringify(result, null, 2) + "\n");
 }

@@ -87,9 +87,11 @@ export class FlagsRepo {
     rows: readonly { id: number; flags: number }[],
   ): Promise<void> {
     await this.insertUserMessages(messageId, rows);
+    // CROSS JOIN: SQLite's way to drive from the (few) deactivated users.
     await this.db.run(
       `INSERT INTO user_messages (user_id, message_id, flags)
-       SELECT u.id, ?, ${NOT_RECEIVED} FROM users u JOIN subscriptions s ON s.user_id = u.id AND s.stream_id = ?
+       SELECT u.id, ?, ${NOT_RECEIVED} FROM users u ${this.db.dialect === "sqlite" ? "CROSS JOIN" : "JOIN"} subscriptions s
+         ON s.user_id = u.id AND s.stream_id = ?
        WHERE u.is_active = 0 AND s.active = 1 AND s.active_from <= ?
        ON CONFLICT (user_id, message_id) DO NOTHING`,
       [messageId, streamId, messageId],

@@ -18,11 +18,18 @@ export class PersonalListsRepo {
   async alertWordsOf(userIds: readonly number[]): Promise<Map<number, string[]>> {
     const out = new Map<number, string[]>();
     if (userIds.length === 0) return out;
+    // A large stream's recipients: the (few) users with alert words, filtered here, cost less than
+    // binding thousands of parameters.
+    const large = userIds.length > 1000;
     const rows = await this.db.all<{ user_id: number; word: string }>(
-      `SELECT user_id, word FROM alert_words WHERE user_id IN (${placeholders(userIds.length)}) ORDER BY id`,
-      [...userIds],
+      large
+        ? "SELECT user_id, word FROM alert_words ORDER BY id"
+        : `SELECT user_id, word FROM alert_words WHERE user_id IN (${placeholders(userIds.length)}) ORDER BY id`,
+      large ? [] : [...userIds],
     );
+    const wanted = large && rows.length > 0 ? new Set(userIds) : undefined;
     for (const r of rows) {
+      if (wanted !== undefined && !wanted.has(Number(r.user_id))) continue;
       const list = out.get(Number(r.user_id)) ?? [];
       list.push(r.word);
       out.set(Number(r.user_id), list);

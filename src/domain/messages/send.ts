@@ -48,23 +48,18 @@ async function sendToStream(deps: MessageDeps, sender: User, input: SendInput): 
     if (stream === undefined) throw new StreamDoesNotExistError(name);
   }
   await checkCanPost(deps, sender, stream);
-  const subscribers = await streams.subscriberIds(stream.id);
+  const subscribers = await streams.subscriberIds(stream.id); // ascending
   const rendered = await renderFor(deps, sender, content);
-  const ids = new Set(subscribers);
-  ids.add(sender.id);
-  const recipients = recipientFlags(
-    [...ids].sort((a, b) => a - b),
-    sender.id,
-    rendered,
-    0,
-    await alertedUsers(deps, content, ids),
-  );
+  const senderSubscribed = subscribers.includes(sender.id);
+  const ids = senderSubscribed ? subscribers : [...subscribers, sender.id].sort((a, b) => a - b);
+  const recipients = recipientFlags(ids, sender.id, rendered, 0, await alertedUsers(deps, content, ids));
   // Stored sparsely: rows only where a recipient's flags differ from the derived ones (the
   // subscribers' unread, the subscribed sender's read), and for a sender who is not subscribed.
   const recipientFlagBits = rendered.wildcard ? Flag.wildcard_mentioned : 0;
-  const subscribed = new Set(subscribers);
-  const exceptions = recipients.filter(
-    (r) => !subscribed.has(r.id) || r.flags !== (recipientFlagBits | (r.id === sender.id ? Flag.read : 0)),
+  const exceptions = recipients.filter((r) =>
+    r.id === sender.id
+      ? !senderSubscribed || r.flags !== (recipientFlagBits | Flag.read)
+      : r.flags !== recipientFlagBits,
   );
   const id = await deps.store.transaction(async (repos) => {
     const repo = repos.messages;
@@ -168,8 +163,12 @@ async function sendPrivate(deps: MessageDeps, sender: User, input: SendInput): P
 }
 
 /** Recipients (never the sender) with one of their alert words in the content. */
-async function alertedUsers(deps: MessageDeps, content: string, ids: Iterable<number>): Promise<Set<number>> {
-  return deps.alertWords === undefined ? new Set() : deps.alertWords.usersAlerted(content, [...ids]);
+async function alertedUsers(
+  deps: MessageDeps,
+  content: string,
+  ids: readonly number[],
+): Promise<Set<number>> {
+  return deps.alertWords === undefined ? new Set() : deps.alertWords.usersAlerted(content, ids);
 }
 
 /**
@@ -207,7 +206,13 @@ async function afterSend(
   const message = await deps.store.read.messages.byId(id);
   if (message === undefined) return;
   const wire = await wireOne(deps, message, HTML_EVENT, { isNew: true });
-  const recipients: MessageRecipient[] = rows.map((r) => ({ id: r.id, flags: flagNames(r.flags) }));
+  // Most recipients share a few bitmasks: one (read-only) list of names per bitmask.
+  const names = new Map<number, string[]>();
+  const recipients: MessageRecipient[] = rows.map((r) => {
+    let flags = names.get(r.flags);
+    if (flags === undefined) names.set(r.flags, (flags = flagNames(r.flags)));
+    return { id: r.id, flags };
+  });
   const event: Record<string, unknown> & { type: string } = {
     type: "message",
     message: wire,

@@ -15,6 +15,7 @@ import { alertWordsMutedUsers } from "./017-alert-words-muted-users.js";
 import { linkifiers } from "./018-linkifiers.js";
 import { webhookDeliveries } from "./020-webhook-deliveries.js";
 import { sparseUnread } from "./021-sparse-unread.js";
+import { sparseUnreadData } from "./022-sparse-unread-data.js";
 import { realmEmoji } from "./023-realm-emoji.js";
 import { userGroupSubgroups } from "./024-user-group-subgroups.js";
 import { draftsScheduledMessages } from "./025-drafts-scheduled-messages.js";
@@ -39,6 +40,7 @@ export const migrations: readonly Migration[] = [
   linkifiers,
   webhookDeliveries,
   sparseUnread,
+  sparseUnreadData,
   realmEmoji,
   userGroupSubgroups,
   draftsScheduledMessages,

@@ -10,6 +10,7 @@
  * reason, and checked to answer a clear JSON error.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import sharp from "sharp";
 import { startTestServer } from "../helpers/test-server.js";
 import type { TestServer, TestUser } from "../helpers/test-server.js";
 import { ZulipClient } from "./python-client-wire.js";
@@ -883,6 +884,40 @@ describe("zulip.Client: organization settings", () => {
       expect.arrayContaining([
         expect.objectContaining({ id: created["id"], name: "Email", hint: "Work address" }),
       ]),
+    );
+  });
+});
+
+describe("zulip.Client: custom emoji", () => {
+  /** A 32×32 PNG, as an emoji file on disk would be. */
+  const png = (): Promise<Buffer> =>
+    sharp({ create: { width: 32, height: 32, channels: 4, background: { r: 0, g: 160, b: 0, alpha: 1 } } })
+      .png()
+      .toBuffer();
+
+  it("upload_custom_emoji", async () => {
+    const c = await clientFor(server.users.iago);
+    // The file part goes out named by its path and without a Content-Type, as python-requests sends it.
+    const res = await c.upload_custom_emoji("green_tick", {
+      name: "/tmp/emoji/green_tick.png",
+      content: await png(),
+    });
+    ok(res);
+    const list = await c.get_realm_emoji();
+    expect(Object.values(list["emoji"] as object)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: "green_tick", deactivated: false, author_id: server.users.iago.id }),
+      ]),
+    );
+  });
+
+  it("delete_custom_emoji", async () => {
+    const c = await clientFor(server.users.iago);
+    ok(await c.upload_custom_emoji("short_lived", { name: "short_lived.png", content: await png() }));
+    ok(await c.delete_custom_emoji("short_lived"));
+    const list = await c.get_realm_emoji();
+    expect(Object.values(list["emoji"] as object)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: "short_lived", deactivated: true })]),
     );
   });
 });

@@ -18,6 +18,9 @@
  * - costPercent: the median over rounds of (on − off) / off × 100 of the CPU per request of the
  *   two bursts of a round (adjacent in time) — the target is under 5; costPercentOverall: the
  *   same from the totals;
+ * - off/onMainThreadCpuMsPerRequest, mainThreadCostPercent: the same for the JavaScript thread
+ *   alone (what bounds one process's throughput when a core is free; the rest is V8's helper
+ *   threads, mostly garbage collection); off/onSysCpuMsPerRequest: the kernel's share;
  * - offRequestsPerSec / onRequestsPerSec, throughputCostPercent: throughput over all bursts and
  *   the median per round of its loss (noisy when other processes compete for the cores);
  * - onP50Ms / offP50Ms: median over bursts of each burst's median latency;
@@ -230,6 +233,10 @@ export async function deliveriesBench(
       costPercentOverall: round(((onCpu - offCpu) / offCpu) * 100, 1),
       offMainThreadCpuMsPerRequest: round(off.mainCpuMs / off.requests, 3),
       onMainThreadCpuMsPerRequest: round(on.mainCpuMs / on.requests, 3),
+      mainThreadCostPercent: round(
+        ((on.mainCpuMs / on.requests - off.mainCpuMs / off.requests) / (off.mainCpuMs / off.requests)) * 100,
+        1,
+      ),
       offSysCpuMsPerRequest: round(off.sysCpuMs / off.requests, 3),
       onSysCpuMsPerRequest: round(on.sysCpuMs / on.requests, 3),
       offRequestsPerSec: round(off.requests / off.seconds, 1),

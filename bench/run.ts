@@ -698,6 +698,7 @@ function printTable(result: {
   add("webhook CPU/request, log off / on", "deliveries", "offCpuMsPerRequest", "ms");
   add("", "deliveries", "onCpuMsPerRequest", "ms");
   add("delivery log cost (CPU per request)", "deliveries", "costPercent", "%");
+  add("delivery log cost (main thread CPU)", "deliveries", "mainThreadCostPercent", "%");
   for (const [label, value] of sections["ratio"] === undefined ? [] : ratioRows(sections["ratio"]))
     rows.push([`ratio: ${label}`, value, ""]);
   add("POST /messages (50 conns)", "messagesPost", "requestsPerSec", "req/s");

@@ -1,0 +1,49 @@
+/**
+ * The delivery log's promise on a clean shutdown: entries still queued (written 50 ms after their
+ * request) are written before the store closes.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, expect, it } from "@jest/globals";
+import { DeliveriesRepo } from "../../src/store/deliveries-repo.js";
+import { openStore } from "../../src/store/open-store.js";
+import { startTestServer } from "../helpers/test-server.js";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+it("writes every queued entry when the server closes", async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "deliveries-shutdown-"));
+  dirs.push(dataDir);
+  // A flush delay far longer than the test: only the close can write the entries.
+  const t = await startTestServer({ config: { dataDir, deliveryLog: { flushDelayMs: 60_000 } } });
+  const bot = t.users.webhookBot;
+  const body = '{"featured_title":"Hamlet","featured_url":"https://en.wikipedia.org/wiki/Hamlet"}';
+  const statuses: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const res = await fetch(`${t.url}/api/v1/external/helloworld?api_key=${bot.apiKey}&stream=nowhere`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    await res.text();
+    statuses.push(res.status);
+  }
+  expect(statuses).toEqual([200, 200, 200]);
+  await t.close();
+
+  const db = await openStore({ dataDir });
+  try {
+    const entries = await new DeliveriesRepo(db).list({ botId: bot.id, limit: 10 });
+    expect(entries.map((e) => [e.outcome, e.url, e.requestBody])).toEqual([
+      ["failed", "/api/v1/external/helloworld?stream=nowhere", body],
+      ["failed", "/api/v1/external/helloworld?stream=nowhere", body],
+      ["failed", "/api/v1/external/helloworld?stream=nowhere", body],
+    ]);
+  } finally {
+    await db.close();
+  }
+});

@@ -6,7 +6,7 @@ import type { User } from "../users/types.js";
 import { isGuest } from "../users/types.js";
 import type { EventRecipient, EventSink, ZulipEvent } from "./event-sink.js";
 import type { NarrowTerm } from "./narrow.js";
-import type { EventQueueStore } from "./queue-store.js";
+import type { EventQueueStore, SyncFanoutSteps } from "./queue-store.js";
 import { acceptsEvent, coalesceKeyOf, eventsForQueue, renderEvent } from "./render.js";
 import type { DeliveredEvent } from "./render.js";
 import { MAX_QUEUE_TIMEOUT_SECS } from "./types.js";
@@ -184,6 +184,11 @@ export class EventQueueService implements EventSink {
   }
 
   private async deliver({ event, recipients }: Publication): Promise<void> {
+    const sync = this.store.sync;
+    if (sync !== undefined) {
+      this.deliverNow(sync, event, recipients);
+      return;
+    }
     const seen = new Set<number>();
     for (const r of recipients) {
       if (seen.has(r.id)) continue;
@@ -196,6 +201,48 @@ export class EventQueueService implements EventSink {
       for (const queueId of await this.store.allPublicStreamsQueueIds()) {
         const d = await this.store.describe(queueId);
         if (d !== undefined && !seen.has(d.userId)) await this.pushTo(queueId, event, []);
+      }
+    }
+  }
+
+  /**
+   * `deliver` for an in-process store: the same steps in the same order, without a promise per
+   * recipient and queue (~1.1 µs per recipient went mostly to awaiting already-settled promises).
+   */
+  private deliverNow(sync: SyncFanoutSteps, event: ZulipEvent, recipients: readonly EventRecipient[]): void {
+    const seen = new Set<number>();
+    for (const r of recipients) {
+      if (seen.has(r.id)) continue;
+      seen.add(r.id);
+      for (const queueId of sync.queueIdsForUser(r.id)) this.pushNow(sync, queueId, event, r.flags);
+    }
+    if (event.type === "message" && event["_public_stream"] === true) {
+      for (const queueId of sync.publicQueueIds()) {
+        const userId = sync.userIdOf(queueId);
+        if (userId !== undefined && !seen.has(userId)) this.pushNow(sync, queueId, event, []);
+      }
+    }
+  }
+
+  private pushNow(
+    sync: SyncFanoutSteps,
+    queueId: string,
+    event: ZulipEvent,
+    flags: readonly string[] | undefined,
+  ): void {
+    const options = sync.options(queueId);
+    if (options === undefined || !acceptsEvent(options, event, flags)) return;
+    for (const e of eventsForQueue(options, event)) {
+      const size = sync.push(queueId, e, flags, coalesceKeyOf(e));
+      if (size !== undefined && size > this.settings.maxQueueEvents) {
+        this.logger.warn("event queue discarded: too many unacknowledged events", {
+          queue_id: queueId,
+          user_id: sync.userIdOf(queueId),
+        });
+        sync.delete(queueId);
+        const waiter = this.waiters.get(queueId);
+        if (waiter !== undefined) this.finish(waiter, []);
+        return;
       }
     }
   }

@@ -1,5 +1,5 @@
 import type { ZulipEvent } from "./event-sink.js";
-import type { EventQueueStore } from "./queue-store.js";
+import type { EventQueueStore, SyncFanoutSteps } from "./queue-store.js";
 import type { AckResult, NewQueue, QueueDescriptor, QueuedEvent } from "./types.js";
 
 /** One queue in memory. Kept small: an idle queue is this object, its id and two index entries. */
@@ -64,12 +64,24 @@ export class MemoryEventQueueStore implements EventQueueStore {
   }
 
   queueIdsForUser(userId: number): Promise<readonly string[]> {
-    const set = this.byUser.get(userId);
-    return Promise.resolve(set === undefined ? [] : [...set]);
+    return Promise.resolve(this.sync.queueIdsForUser(userId));
   }
 
+  /** Fan-out without a promise per step (every step here is synchronous anyway). */
+  readonly sync: SyncFanoutSteps = {
+    queueIdsForUser: (userId) => {
+      const set = this.byUser.get(userId);
+      return set === undefined ? [] : [...set];
+    },
+    publicQueueIds: () => [...this.publicQueues],
+    options: (queueId) => this.queues.get(queueId)?.options,
+    userIdOf: (queueId) => this.queues.get(queueId)?.userId,
+    push: (queueId, event, flags, coalesceKey) => this.pushNow(queueId, event, flags, coalesceKey),
+    delete: (queueId) => this.deleteNow(queueId),
+  };
+
   allPublicStreamsQueueIds(): Promise<readonly string[]> {
-    return Promise.resolve([...this.publicQueues]);
+    return Promise.resolve(this.sync.publicQueueIds());
   }
 
   push(
@@ -78,8 +90,17 @@ export class MemoryEventQueueStore implements EventQueueStore {
     flags: readonly string[] | undefined,
     coalesceKey?: string,
   ): Promise<number | undefined> {
+    return Promise.resolve(this.pushNow(queueId, event, flags, coalesceKey));
+  }
+
+  private pushNow(
+    queueId: string,
+    event: ZulipEvent,
+    flags: readonly string[] | undefined,
+    coalesceKey?: string,
+  ): number | undefined {
     const q = this.queues.get(queueId);
-    if (q === undefined) return Promise.resolve(undefined);
+    if (q === undefined) return undefined;
     const id = q.nextEventId++;
     if (coalesceKey === undefined) {
       q.events.push({ id, event, flags });
@@ -98,7 +119,7 @@ export class MemoryEventQueueStore implements EventQueueStore {
     }
     const size = q.events.length + (q.virtual?.size ?? 0);
     for (const listener of this.listeners) listener(queueId);
-    return Promise.resolve(size);
+    return size;
   }
 
   acknowledge(queueId: string, lastEventId: number): Promise<AckResult> {
@@ -153,8 +174,12 @@ export class MemoryEventQueueStore implements EventQueueStore {
   }
 
   delete(queueId: string): Promise<boolean> {
+    return Promise.resolve(this.deleteNow(queueId));
+  }
+
+  private deleteNow(queueId: string): boolean {
     const q = this.queues.get(queueId);
-    if (q === undefined) return Promise.resolve(false);
+    if (q === undefined) return false;
     this.queues.delete(queueId);
     this.publicQueues.delete(queueId);
     const set = this.byUser.get(q.userId);
@@ -162,7 +187,7 @@ export class MemoryEventQueueStore implements EventQueueStore {
       set.delete(queueId);
       if (set.size === 0) this.byUser.delete(q.userId);
     }
-    return Promise.resolve(true);
+    return true;
   }
 
   expiredQueueIds(nowMs: number): Promise<string[]> {

@@ -27,6 +27,11 @@ import type { AckResult, NewQueue, QueueDescriptor, QueuedEvent } from "./types.
  * The Redis store is src/infra/redis/redis-queue-store.ts (`serve --redis`).
  */
 export interface EventQueueStore {
+  /**
+   * The same steps answered at once, for a store that lives in this process (the memory store):
+   * fan-out then pushes to every recipient's queues in one pass, without a promise per step.
+   */
+  readonly sync?: SyncFanoutSteps;
   allocate(queue: NewQueue): Promise<void>;
   describe(queueId: string): Promise<QueueDescriptor | undefined>;
   /** The user → queues index used for fan-out (O(recipients)). */
@@ -69,4 +74,19 @@ export interface EventQueueStore {
   /** Tells whichever process holds waiter `waiterId` of the queue that a newer poll replaced it. */
   supersede(queueId: string, waiterId: string): Promise<void>;
   onSuperseded(listener: (queueId: string, waiterId: string) => void): void;
+}
+
+/** The fan-out steps of an in-process store, synchronous (same meaning as the async ones). */
+export interface SyncFanoutSteps {
+  queueIdsForUser(userId: number): readonly string[];
+  publicQueueIds(): readonly string[];
+  options(queueId: string): QueueDescriptor["options"] | undefined;
+  userIdOf(queueId: string): number | undefined;
+  push(
+    queueId: string,
+    event: ZulipEvent,
+    flags: readonly string[] | undefined,
+    coalesceKey?: string,
+  ): number | undefined;
+  delete(queueId: string): boolean;
 }

@@ -124,12 +124,13 @@ export class CustomEmojiService implements CustomEmojiSource {
     const image = await processEmojiImage(bytes);
     const storageKey = `emoji-${randomSegment()}`;
     const stillStorageKey = image.still === undefined ? null : `emoji-${randomSegment()}`;
-    await this.deps.storage.put(storageKey, image.bytes);
-    if (image.still !== undefined && stillStorageKey !== null) {
-      await this.deps.storage.put(stillStorageKey, image.still);
-    }
+    // The files first, then the row; whatever fails on the way leaves no file behind.
     let row: RealmEmojiRow | undefined;
     try {
+      await this.deps.storage.put(storageKey, image.bytes);
+      if (image.still !== undefined && stillStorageKey !== null) {
+        await this.deps.storage.put(stillStorageKey, image.still);
+      }
       row = await this.deps.repo.insert({
         name,
         fileName: image.fileName,

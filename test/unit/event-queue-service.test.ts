@@ -133,6 +133,20 @@ describe.each(KINDS)("EventQueueService on the %s store", (kind) => {
     ]);
   });
 
+  it("never gives a queue an event this process sent before the queue was registered", async () => {
+    const s = make();
+    // 300 recipients: on Redis the fan-out takes a round trip per recipient, far longer than one
+    // registration; the last recipient registers right after the send.
+    const recipients = Array.from({ length: 300 }, (_, i) => i + 1);
+    s.send(words(1), recipients);
+    const id = await s.allocate(user(300), REQUEST);
+    s.send(words(2), recipients);
+    await s.idle();
+    expect(await s.getEvents(300, { queueId: id, lastEventId: -1, dontBlock: true })).toEqual([
+      { type: "alert_words", alert_words: ["w2"], id: 0 },
+    ]);
+  });
+
   it("fans out to every queue of each recipient, once per user, through the user index", async () => {
     const s = make();
     const a1 = await s.allocate(user(1), REQUEST);

@@ -3,11 +3,25 @@ import { Flag } from "./flag-bits.js";
 import type { MessageDeps } from "./ports.js";
 import type { UnreadMessages } from "./types.js";
 
-/** Register's `unread_msgs`: muted topics and muted streams do not count in `count`. */
+const ascending = (a: number, b: number) => a - b;
+
+/**
+ * Register's `unread_msgs`: muted topics and muted streams do not count in `count`. At most the
+ * newest MAX_UNREAD_MESSAGES are listed (`old_unreads_missing` when there are more).
+ */
 export async function unreadMessages(deps: MessageDeps, userId: number): Promise<UnreadMessages> {
-  const rows = await deps.store.read.messages.unreadRows(userId, MAX_UNREAD_MESSAGES + 1);
-  const missing = rows.length > MAX_UNREAD_MESSAGES;
-  if (missing) rows.shift();
+  const { rows, groups } = await deps.store.read.messages.unreadState(userId);
+  const total = rows.length + groups.reduce((n, g) => n + g.ids.length, 0);
+  const missing = total > MAX_UNREAD_MESSAGES;
+  let lowest = 0; // the oldest id listed
+  if (missing) {
+    const all = new Float64Array(total);
+    let k = 0;
+    for (const r of rows) all[k++] = r.id;
+    for (const g of groups) for (const id of g.ids) all[k++] = id;
+    all.sort();
+    lowest = all[total - MAX_UNREAD_MESSAGES]!;
+  }
   const mutedTopics = await deps.streams.mutedTopicKeys(userId);
   const mutedStreams = new Set(await deps.streams.mutedStreamIds(userId));
   const isMuted = (streamId: number, topic: string) =>
@@ -15,19 +29,23 @@ export async function unreadMessages(deps: MessageDeps, userId: number): Promise
   const pms = new Map<number, number[]>();
   const huddles = new Map<string, number[]>();
   const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
+  const bucket = (streamId: number, topic: string) => {
+    const key = `${streamId}\u0000${topic}`;
+    let b = streams.get(key);
+    if (b === undefined) {
+      b = { stream_id: streamId, topic, unread_message_ids: [] };
+      streams.set(key, b);
+    }
+    return b.unread_message_ids;
+  };
   const mentions: number[] = [];
   let count = 0;
   for (const r of rows) {
+    if (r.id < lowest) continue;
     let muted = false;
     if (r.streamId !== null) {
       muted = isMuted(r.streamId, r.topic);
-      const key = `${r.streamId}\u0000${r.topic}`;
-      let bucket = streams.get(key);
-      if (bucket === undefined) {
-        bucket = { stream_id: r.streamId, topic: r.topic, unread_message_ids: [] };
-        streams.set(key, bucket);
-      }
-      bucket.unread_message_ids.push(r.id);
+      bucket(r.streamId, r.topic).push(r.id);
     } else {
       const ids = pmIds(r);
       if (ids.length <= 2) {
@@ -42,6 +60,21 @@ export async function unreadMessages(deps: MessageDeps, userId: number): Promise
       mentions.push(r.id);
     }
   }
+  let merged = false; // stream buckets fed from both rows and groups need sorting
+  for (const g of groups) {
+    const ids = lowest === 0 ? g.ids : g.ids.filter((id) => id >= lowest);
+    if (ids.length === 0) continue;
+    const muted = isMuted(g.streamId, g.topic);
+    const list = bucket(g.streamId, g.topic);
+    if (list.length > 0) merged = true;
+    for (const id of ids) list.push(id);
+    if (!muted) count += ids.length;
+    if ((g.flags & Flag.mentioned) !== 0 || ((g.flags & Flag.wildcard_mentioned) !== 0 && !muted)) {
+      for (const id of ids) mentions.push(id);
+    }
+  }
+  if (merged) for (const b of streams.values()) b.unread_message_ids.sort(ascending);
+  if (groups.length > 0) mentions.sort(ascending);
   const byKey = <T>(a: [T, unknown], b: [T, unknown]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
   return {
     count,

@@ -542,6 +542,31 @@ const OVERRIDES: Override[] = [
     },
   },
   {
+    endpoint: "POST /register",
+    change: "`realm_default_streams` items may be stream objects",
+    reason:
+      "Zulip 10.0 (feature level 330) replaced the stream dictionaries by stream ids (the field's " +
+      "Changes notes); at the feature level we report (153) they are dictionaries.",
+    apply(r) {
+      allowLegacyDefaultStreams(objectSchemasAt(success(r, this.endpoint), []), "realm_default_streams");
+    },
+  },
+  {
+    endpoint: "GET /events",
+    change: "`default_streams` events may list stream objects",
+    reason:
+      "Zulip 10.0 (feature level 330) replaced the stream dictionaries by stream ids (the event's " +
+      "Changes notes); at the feature level we report (153) they are dictionaries.",
+    apply(r) {
+      const events = objectSchemasAt(success(r, this.endpoint), ["events", "[]"]).filter((e) =>
+        JSON.stringify(isObject(e["properties"]) ? (e["properties"]["type"] ?? null) : null).includes(
+          '"default_streams"',
+        ),
+      );
+      allowLegacyDefaultStreams(events, "default_streams");
+    },
+  },
+  {
     endpoint: "POST /mark_all_as_read",
     change: "`complete` is not required",
     reason:
@@ -595,6 +620,27 @@ const OVERRIDES: Override[] = [
     },
   })),
 ];
+
+/** Lets the array property `name` of these object schemas hold level-153 stream dictionaries. */
+function allowLegacyDefaultStreams(schemas: Schema[], name: string): void {
+  let changed = 0;
+  for (const s of schemas) {
+    const prop = isObject(s["properties"]) ? s["properties"][name] : undefined;
+    if (!isObject(prop) || !isObject(prop["items"])) continue;
+    prop["items"] = {
+      anyOf: [
+        prop["items"],
+        {
+          type: "object",
+          required: ["stream_id", "name"],
+          properties: { stream_id: { type: "integer" }, name: { type: "string" } },
+        },
+      ],
+    };
+    changed += 1;
+  }
+  if (changed === 0) throw new Error(`No array property ${name} to relax`);
+}
 
 /**
  * Fields Zulip had at the feature level we report (src/config.ts) and later renamed or removed: a

@@ -438,7 +438,10 @@ describe("zulip.Client: streams and subscriptions", () => {
     const c = await clientFor(iago);
     ok(await c.add_default_stream(stream.id));
     const reg = await c.register(null, null, { fetch_event_types: ["default_streams"] });
-    expect(reg["realm_default_streams"]).toContain(stream.id);
+    // Stream dictionaries at feature level 153.
+    expect(reg["realm_default_streams"]).toEqual(
+      expect.arrayContaining([expect.objectContaining({ stream_id: stream.id, name: stream.name })]),
+    );
   });
 
   it("get_subscribers", async () => {

@@ -124,7 +124,25 @@ describe("POST /api/v1/register (state of every event type)", () => {
       user_status: {},
       user_topics: [],
       recent_private_conversations: [],
-      realm_default_streams: [1],
+      // Stream dictionaries, as at feature level 153 (ids since Zulip 10.0, level 330).
+      realm_default_streams: [
+        {
+          stream_id: 1,
+          name: "general",
+          description: "Everyone is added to this stream by default. Welcome!",
+          rendered_description: "<p>Everyone is added to this stream by default. Welcome!</p>",
+          date_created: 1767225600,
+          invite_only: false,
+          is_web_public: false,
+          is_announcement_only: false,
+          stream_post_policy: 1,
+          history_public_to_subscribers: true,
+          first_message_id: null,
+          message_retention_days: null,
+          stream_weekly_traffic: null,
+          can_remove_subscribers_group: 2,
+        },
+      ],
     });
   });
 

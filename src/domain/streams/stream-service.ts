@@ -181,6 +181,11 @@ export class StreamService extends StreamAccess {
     return ensureDefaultStreams(this.deps);
   }
 
+  /** The realm's default streams (register's `realm_default_streams`). */
+  async defaultStreams(): Promise<Stream[]> {
+    return (await this.deps.store.read.streams.all()).filter((s) => s.isDefault && !s.isArchived);
+  }
+
   /** Subscribes a new user to the realm's default streams, with events. */
   async subscribeToDefaultStreams(user: User): Promise<void> {
     return subscribeToDefaultStreams(this.deps, user);

@@ -2,6 +2,7 @@ import { presencesWire } from "../../domain/presence/presence-service.js";
 import { linkifierWire } from "../../domain/linkifiers/linkifiers-service.js";
 import { userGroupWire } from "../../domain/user-groups/user-groups-service.js";
 import { pmIds } from "../../domain/messages/content.js";
+import { streamWire } from "../../wire/streams.js";
 import type { StateProvider } from "./register.js";
 
 /**
@@ -127,7 +128,9 @@ const scheduledMessagesProvider: StateProvider = {
 const defaultStreamsProvider: StateProvider = {
   eventTypes: ["default_streams"],
   async fetch({ services }) {
-    return { realm_default_streams: await services.userState.defaultStreamIds() };
+    // Stream objects, as at feature level 153 (and in default_streams events); Zulip sends ids
+    // since level 330.
+    return { realm_default_streams: (await services.streams.defaultStreams()).map(streamWire) };
   },
 };
 

@@ -18,8 +18,12 @@ afterAll(() => {
 it("writes every queued entry when the server closes", async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "deliveries-shutdown-"));
   dirs.push(dataDir);
-  // A flush delay far longer than the test: only the close can write the entries.
-  const t = await startTestServer({ config: { dataDir, deliveryLog: { flushDelayMs: 60_000 } } });
+  // A SQLite file of its own (kept on every test stack: a pooled PostgreSQL schema is reset when
+  // the server closes), and a flush delay far longer than the test: only the close can write.
+  const databaseUrl = `sqlite:${path.join(dataDir, "chat.sqlite3")}`;
+  const t = await startTestServer({
+    config: { dataDir, databaseUrl, deliveryLog: { flushDelayMs: 60_000 } },
+  });
   const bot = t.users.webhookBot;
   const body = '{"featured_title":"Hamlet","featured_url":"https://en.wikipedia.org/wiki/Hamlet"}';
   const statuses: number[] = [];
@@ -35,7 +39,7 @@ it("writes every queued entry when the server closes", async () => {
   expect(statuses).toEqual([200, 200, 200]);
   await t.close();
 
-  const db = await openStore({ dataDir });
+  const db = await openStore({ databaseUrl });
   try {
     const entries = await new DeliveriesRepo(db).list({ botId: bot.id, limit: 10 });
     expect(entries.map((e) => [e.outcome, e.url, e.requestBody])).toEqual([

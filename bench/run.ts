@@ -26,6 +26,7 @@ import { deliveriesBench } from "./deliveries.js";
 import { scaleBench } from "./scale.js";
 import { ratioBench, ratioRows } from "./ratio.js";
 import { searchAndUploadBench } from "./search.js";
+import { unreadBench } from "./unread.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -615,6 +616,7 @@ async function main(): Promise<void> {
     sections["upload"] = r.upload;
     return r.search;
   });
+  await guarded("unread", ["registerUnreadP50Ms", "send10kP50Ms"], async () => ({ ...(await unreadBench(QUICK)) })); // prettier-ignore
 
   // Ratios to the ceiling: throughput as a fraction of it, latencies as a multiple of it.
   const ceil = sections["ceiling"];

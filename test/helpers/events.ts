@@ -84,8 +84,12 @@ export async function nextEvents(
   return takeEvents(queue, await getEvents(queue, { last_event_id: queue.lastEventId }, signal, opts));
 }
 
-/** Resolves once the server holds `n` blocked GET /events (so a test can act while one waits). */
-export async function waitForWaiters(server: TestServer, n: number, timeoutMs = 2000): Promise<void> {
+/**
+ * Resolves once the server holds `n` blocked GET /events (so a test can act while one waits). The
+ * bound only ends a test that would never get there: attaching a poll takes Redis round trips with
+ * TEST_STACK=postgres-redis, slow on a loaded machine.
+ */
+export async function waitForWaiters(server: TestServer, n: number, timeoutMs = 10_000): Promise<void> {
   const started = Date.now();
   while (server.running.services.eventQueues.waiterCount !== n) {
     if (Date.now() - started > timeoutMs) {

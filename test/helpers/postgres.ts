@@ -91,8 +91,12 @@ async function prepare(): Promise<(schema: string) => string> {
     await c.query(
       `CREATE TABLE IF NOT EXISTS ${POOL_TABLE} (name TEXT PRIMARY KEY, fingerprint TEXT NOT NULL)`,
     );
-    const have = await c.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [TEMPLATE]);
-    if (have.rowCount === 0) await migrateSchema(TEMPLATE);
+    // Migrated completely (a run killed while building it leaves it half done: migrate finishes it).
+    const applied = await c
+      .query<{ n: string }>(`SELECT count(*) AS n FROM ${TEMPLATE}.schema_migrations`)
+      .then((r) => Number(r.rows[0]?.n ?? 0))
+      .catch(() => 0);
+    if (applied !== migrations.length) await migrateSchema(TEMPLATE);
     // Pools built from other migrations are of no use any more.
     const stale = await c.query<{ name: string }>(
       `DELETE FROM ${POOL_TABLE} WHERE fingerprint <> $1 RETURNING name`,

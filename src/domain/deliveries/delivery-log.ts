@@ -104,7 +104,6 @@ export class DeliveryLog {
     const bots = new Set<number>();
     try {
       const entries = batch.map((build) => build());
-      await this.db.transaction((tx) => new DeliveriesRepo(tx).insertMany(entries));
       // A bot is pruned once a tenth of its allowance (at least one) was written since the last time.
       const step = Math.max(1, Math.floor(this.config.maxPerBot / 10));
       for (const entry of entries) {
@@ -113,7 +112,13 @@ export class DeliveryLog {
         if (n >= step) bots.add(entry.botId);
       }
       for (const botId of bots) this.sincePrune.delete(botId);
-      await this.prune(bots);
+      // The batch and its bots' pruning share one transaction (one commit instead of three).
+      await this.db.transaction(async (tx) => {
+        const repo = new DeliveriesRepo(tx);
+        await repo.insertMany(entries);
+        for (const botId of bots) await repo.pruneBot(botId, this.config.maxPerBot, PRUNE_BATCH);
+      });
+      await this.pruneByAge();
     } catch (err) {
       // The log must never break webhooks: a failed write is reported and dropped.
       this.logger.warn("delivery log: could not write entries", {
@@ -125,6 +130,11 @@ export class DeliveryLog {
 
   private async prune(bots: Set<number>): Promise<void> {
     for (const botId of bots) await this.repo.pruneBot(botId, this.config.maxPerBot, PRUNE_BATCH);
+    await this.pruneByAge();
+  }
+
+  /** Entries older than the maximum age, once a minute at most. */
+  private async pruneByAge(): Promise<void> {
     const now = this.clock.now();
     if (now - this.lastAgePruneMs >= AGE_PRUNE_INTERVAL_MS) {
       this.lastAgePruneMs = now;

@@ -14,6 +14,7 @@ import {
 } from "./message-helpers.js";
 import type { MessagingServer } from "./message-helpers.js";
 import type { TestUser } from "../helpers/test-server.js";
+import { UsersRepo } from "../../src/store/users-repo.js";
 
 let server: MessagingServer;
 
@@ -277,6 +278,49 @@ describe("watermarks and exception rows", () => {
     expect(await fetchIds(iago, [["is", "unread"]])).toEqual([]);
     expect(await fetchIds(iago, [["sender", iago.email]])).toEqual([[m1, ["read"]]]);
     expect(await unreadIds(othello)).toEqual([m1]);
+  });
+});
+
+describe("deactivated users and edits", () => {
+  it("a deactivated subscriber does not receive what is sent meanwhile", async () => {
+    const { hamlet, cordelia, iago } = server.users;
+    await createStream(server, "Denmark", [hamlet, cordelia]);
+    const m0 = await streamMsg(hamlet, "Denmark", "t", "before");
+    const off = await server.api.delete(`/api/v1/users/${cordelia.id}`, { as: iago });
+    expect(off.body).toEqual(ok);
+    const m1 = await streamMsg(hamlet, "Denmark", "t", "while away");
+    await new UsersRepo(server.running.services.db).setActive(cordelia.id, true);
+    const m2 = await streamMsg(hamlet, "Denmark", "t", "back");
+    expect(await fetchIds(cordelia, [])).toEqual([
+      [m0, []],
+      [m2, []],
+    ]);
+    expect(await unreadIds(cordelia)).toEqual([m0, m2]);
+    // Public history still shows it, as a message she never received.
+    const one = await server.api.get(`/api/v1/messages/${m1}`, { as: cordelia });
+    expect(one.body.message.flags).toEqual(["read", "historical"]);
+  });
+
+  it("an edit adding a wildcard mention flags every recipient, without a row each", async () => {
+    const { hamlet, othello, iago } = server.users;
+    await createStream(server, "Denmark", [hamlet, othello, iago]);
+    const m1 = await streamMsg(hamlet, "Denmark", "t", "plain");
+    const res = await server.api.patch(`/api/v1/messages/${m1}`, {
+      as: hamlet,
+      params: { content: "now @**all**" },
+    });
+    expect(res.body).toEqual(ok);
+    expect(await fetchIds(othello, [])).toEqual([[m1, ["wildcard_mentioned"]]]);
+    expect(await fetchIds(iago, [])).toEqual([[m1, ["wildcard_mentioned"]]]);
+    expect(await fetchIds(hamlet, [])).toEqual([[m1, ["read", "wildcard_mentioned"]]]);
+    expect((await unreadMsgs(othello))["mentions"]).toEqual([m1]);
+    expect(await rowsOf(othello)).toBe(0);
+    const back = await server.api.patch(`/api/v1/messages/${m1}`, {
+      as: hamlet,
+      params: { content: "plain again" },
+    });
+    expect(back.body).toEqual(ok);
+    expect(await fetchIds(othello, [])).toEqual([[m1, []]]);
   });
 });
 

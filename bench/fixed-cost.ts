@@ -2,6 +2,8 @@
  * The fixed cost of one request (issue 16), measured as server CPU per request:
  *
  *   node bin/run-ts.js bench/fixed-cost.ts [--quick] [--cpu-prof DIR] [--only bare,webhook,messages,plain]
+ *   node bin/run-ts.js bench/fixed-cost.ts --ab DIR_BEFORE DIR_AFTER --only webhook|messages|plain
+ *     [--rounds 10] [--slice 3] [--rate 250|400]      (paired comparison of two checkouts: fixedCostAb)
  *
  * Three servers, each in its own child process and loaded alone (autocannon, 50 connections,
  * 2 s warm-up + 10 s measured; --quick 1 s + 2 s):
@@ -17,6 +19,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import autocannon from "autocannon";
 import type { Result } from "autocannon";
 import { loadFixtureRequest } from "../src/tools/send-webhook-fixture.js";
@@ -66,56 +69,131 @@ async function measure(
 
 const CONTENT = { messages: "hello **world**", plain: "hello world, how are you?" } as const;
 
-async function chatServer(
-  kind: "webhook" | "messages" | "plain",
-  quick: boolean,
-  cpuProfDir?: string,
-): Promise<Measured> {
+type ChatKind = "webhook" | "messages" | "plain";
+type Spawn = typeof spawnChild;
+interface Loadable {
+  child: Awaited<ReturnType<Spawn>>;
+  opts: { url: string; headers: Record<string, string>; body: Buffer | string };
+}
+
+/** A chat server with a 1-subscriber stream (one live queue) and the request `kind` posts. */
+async function setupChat(spawn: Spawn, kind: ChatKind, execArgv: string[]): Promise<Loadable> {
+  const child = await spawn("chat", { execArgv });
+  const ready = child.ready as { url: string; owner: Account };
+  await child.call("createStream", { name: "fixed", userIds: [ready.owner.id] });
+  await child.call("allocateQueues", { userIds: [ready.owner.id], eventTypes: ["message"] });
+  if (kind !== "webhook") {
+    const body = new URLSearchParams({ type: "stream", to: "fixed", topic: "bench", content: CONTENT[kind] });
+    return {
+      child,
+      opts: {
+        url: `${ready.url}/api/v1/messages`,
+        headers: {
+          authorization: basicAuth(ready.owner),
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: body.toString(),
+      },
+    };
+  }
+  const bot = await child.call<Account>("createBot", {
+    shortName: "github",
+    fullName: "GitHub",
+    botType: BotType.INCOMING_WEBHOOK,
+  });
+  const fixture = loadFixtureRequest("github", FIXTURE);
+  const query = new URLSearchParams({ ...fixture.query, api_key: bot.apiKey, stream: "fixed" });
+  return {
+    child,
+    opts: {
+      url: `${ready.url}/api/v1/external/github?${query.toString()}`,
+      headers: fixture.headers,
+      body: fixture.body,
+    },
+  };
+}
+
+async function chatServer(kind: ChatKind, quick: boolean, cpuProfDir?: string): Promise<Measured> {
   const execArgv =
     cpuProfDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir, kind)}`];
-  const child = await spawnChild("chat", { execArgv });
-  const ready = child.ready as { url: string; owner: Account };
+  const server = await setupChat(spawnChild, kind, execArgv);
   try {
-    await child.call("createStream", { name: "fixed", userIds: [ready.owner.id] });
-    await child.call("allocateQueues", { userIds: [ready.owner.id], eventTypes: ["message"] });
-    if (kind !== "webhook") {
-      return await measure(
-        child.pid,
-        {
-          url: `${ready.url}/api/v1/messages`,
-          headers: {
-            authorization: basicAuth(ready.owner),
-            "content-type": "application/x-www-form-urlencoded",
-          },
-          body: new URLSearchParams({
-            type: "stream",
-            to: "fixed",
-            topic: "bench",
-            content: CONTENT[kind],
-          }).toString(),
-        },
-        quick,
-      );
-    }
-    const bot = await child.call<Account>("createBot", {
-      shortName: "github",
-      fullName: "GitHub",
-      botType: BotType.INCOMING_WEBHOOK,
-    });
-    const fixture = loadFixtureRequest("github", FIXTURE);
-    const query = new URLSearchParams({ ...fixture.query, api_key: bot.apiKey, stream: "fixed" });
-    return await measure(
-      child.pid,
-      {
-        url: `${ready.url}/api/v1/external/github?${query.toString()}`,
-        headers: fixture.headers,
-        body: fixture.body,
-      },
-      quick,
-    );
+    return await measure(server.child.pid, server.opts, quick);
   } finally {
-    await child.stop(30_000);
+    await server.child.stop(30_000);
   }
+}
+
+/**
+ * Paired comparison of two checkouts (`--ab DIR_BEFORE DIR_AFTER`, each with node_modules): one
+ * server from each, set up alike, loaded in turn at a fixed rate (`rate` requests/s, 20
+ * connections) for `slice` seconds, the order swapped every round, so that the machine's load
+ * drifts hit both alike and batching (group commit) is the same for both. CPU per request of each
+ * over all rounds, their ratio, and in how many rounds the second one used less.
+ */
+export async function fixedCostAb(
+  dirs: [string, string],
+  kind: ChatKind,
+  o: { rounds: number; slice: number; rate: number },
+): Promise<Record<string, unknown>> {
+  const servers: Loadable[] = [];
+  for (const dir of dirs) {
+    const rpc = (await import(pathToFileURL(path.resolve(dir, "bench/lib/rpc.ts")).href)) as {
+      spawnChild: Spawn;
+    };
+    servers.push(await setupChat(rpc.spawnChild, kind, []));
+  }
+  // autocannon's `overallRate` (requests/s across connections) is missing from its type definitions.
+  const rateOption: object = { overallRate: o.rate };
+  const total = servers.map(() => ({ cpuMs: 0, requests: 0, failed: 0 }));
+  const ratios: number[] = [];
+  const slice = async (i: number, duration: number) => {
+    const s = servers[i]!;
+    assertLoopback(s.opts.url);
+    const c0 = cpuMs(s.child.pid);
+    const r = await autocannon({
+      ...s.opts,
+      method: "POST",
+      connections: 20,
+      duration,
+      timeout: 30,
+      ...rateOption,
+    });
+    return {
+      cpuMs: cpuMs(s.child.pid) - c0,
+      requests: r.requests.total,
+      failed: r.non2xx + r.errors + r.timeouts,
+    };
+  };
+  try {
+    await slice(0, 2);
+    await slice(1, 2);
+    for (let round = 0; round < o.rounds; round++) {
+      const perRequest = [0, 0];
+      for (const i of round % 2 === 0 ? [0, 1] : [1, 0]) {
+        const m = await slice(i, o.slice);
+        total[i]!.cpuMs += m.cpuMs;
+        total[i]!.requests += m.requests;
+        total[i]!.failed += m.failed;
+        perRequest[i] = m.cpuMs / Math.max(1, m.requests);
+      }
+      ratios.push(perRequest[1]! / perRequest[0]!);
+    }
+  } finally {
+    for (const s of servers) await s.child.stop(30_000);
+  }
+  const [before, after] = total.map((t) => t.cpuMs / Math.max(1, t.requests)) as [number, number];
+  ratios.sort((a, b) => a - b);
+  return {
+    kind,
+    ...o,
+    loadAvg: os.loadavg().map((n) => round(n, 2)),
+    before: { dir: dirs[0], cpuMsPerRequest: round(before, 4), ...total[0] },
+    after: { dir: dirs[1], cpuMsPerRequest: round(after, 4), ...total[1] },
+    afterOverBefore: round(after / before, 3),
+    medianRoundRatio: round(ratios[Math.floor(ratios.length / 2)]!, 3),
+    roundsAfterCheaper: ratios.filter((r) => r < 1).length,
+  };
 }
 
 export type FixedCostKind = "bare" | "webhook" | "messages" | "plain";
@@ -158,7 +236,22 @@ export async function fixedCostBench(
   };
 }
 
-if (process.argv[1]?.endsWith("fixed-cost.ts")) {
+const argAfter = (name: string): string | undefined => {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+};
+
+if (process.argv[1]?.endsWith("fixed-cost.ts") && process.argv.includes("--ab")) {
+  const at = process.argv.indexOf("--ab");
+  const kind = (argAfter("--only") ?? "webhook") as ChatKind;
+  const result = await fixedCostAb([process.argv[at + 1] ?? ".", process.argv[at + 2] ?? "."], kind, {
+    rounds: Number(argAfter("--rounds") ?? 10),
+    slice: Number(argAfter("--slice") ?? 3),
+    rate: Number(argAfter("--rate") ?? (kind === "webhook" ? 250 : 400)),
+  });
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  process.exit(0);
+} else if (process.argv[1]?.endsWith("fixed-cost.ts")) {
   const i = process.argv.indexOf("--cpu-prof");
   const o = process.argv.indexOf("--only");
   const result = await fixedCostBench(

@@ -21,6 +21,10 @@ import type { UnreadState } from "./unread-state.js";
 export type { UnreadGroup, UnreadState } from "./unread-state.js";
 
 const READ = 1;
+/** How many message ids a range walks before it reads stream by stream instead. */
+const SCAN_WINDOW = 5_000;
+/** Narrow conditions with an index of their own (see range). */
+const INDEXED_KINDS = new Set(["stream", "pm", "private", "sender", "search", "id"]);
 /** Flags that only rows carry (never derived): a narrow on them reads the user's rows. */
 const ROW_ONLY_FLAGS = 2 | 4 | 8 | 512;
 
@@ -135,6 +139,11 @@ export class FlagsRepo {
   /**
    * Ids and the user's flags of messages in `scope` whose id compares to `anchor` with `op`,
    * ordered towards/away from the anchor, at most `limit`.
+   *
+   * The messages a user received are not one index range: the query walks `messages` from the
+   * anchor and tests each. When the user receives little of the realm's traffic, that walk is
+   * bounded first to SCAN_WINDOW ids; if it finds fewer than `limit`, one query per stream the user
+   * has a subscription row for (the index on stream_id, id) and one over their rows are merged.
    */
   async range(
     scope: MessageScope,
@@ -143,10 +152,60 @@ export class FlagsRepo {
     order: "ASC" | "DESC",
     limit: number,
   ): Promise<{ id: number; flags: number }[]> {
+    // A condition an index serves (a stream, a conversation, a sender, a search, an id, a flag only
+    // rows carry) makes one query the right plan.
+    const indexed =
+      scope.historyOfStreamId !== undefined ||
+      scope.conditions.some(
+        (c) =>
+          c.kind !== "not-muted" &&
+          !c.negated &&
+          (INDEXED_KINDS.has(c.kind) || (c.kind === "flag" && (c.bits & ~ROW_ONLY_FLAGS) === 0)),
+      );
+    if (indexed || op === "=") return this.rangeQuery(scope, op, anchor, order, limit, []);
+    const window =
+      order === "DESC"
+        ? { sql: "m.id > ?", bound: Math.min(anchor, (await this.maxId()) + 1) - SCAN_WINDOW }
+        : { sql: "m.id < ?", bound: anchor + SCAN_WINDOW };
+    const first = await this.rangeQuery(scope, op, anchor, order, limit, [[window.sql, window.bound]]);
+    if (first.length >= limit) return first;
+    const streams = await this.db.all<{ stream_id: number }>(
+      "SELECT stream_id FROM subscriptions WHERE user_id = ?",
+      [scope.userId],
+    );
+    const parts: { id: number; flags: number }[][] = [];
+    for (const s of streams) {
+      parts.push(
+        await this.rangeQuery(scope, op, anchor, order, limit, [["m.stream_id = ?", Number(s.stream_id)]]),
+      );
+    }
+    parts.push(
+      await this.rangeQuery(scope, op, anchor, order, limit, [
+        ["m.id IN (SELECT message_id FROM user_messages WHERE user_id = ?)", scope.userId],
+      ]),
+    );
+    const byId = new Map<number, { id: number; flags: number }>();
+    for (const part of parts) for (const r of part) byId.set(r.id, r);
+    const sorted = [...byId.values()].sort((a, b) => (order === "ASC" ? a.id - b.id : b.id - a.id));
+    return sorted.slice(0, limit);
+  }
+
+  private async rangeQuery(
+    scope: MessageScope,
+    op: "<" | "<=" | ">=" | ">" | "=",
+    anchor: number,
+    order: "ASC" | "DESC",
+    limit: number,
+    extra: readonly (readonly [string, SqlValue])[],
+  ): Promise<{ id: number; flags: number }[]> {
     const params: SqlValue[] = [];
     const where = await this.scopeWhere(scope, params);
     where.push(`m.id ${op} ?`);
     params.push(anchor);
+    for (const [sql, value] of extra) {
+      where.push(sql);
+      params.push(value);
+    }
     params.push(limit);
     const rows = await this.db.all<{ id: number; flags: number }>(
       `SELECT m.id AS id, ${FLAGS_EXPR} AS flags FROM ${USER_FROM} WHERE ${where.join(" AND ")} ORDER BY m.id ${order} LIMIT ?`,
@@ -171,6 +230,11 @@ export class FlagsRepo {
     }
     for (const c of scope.conditions) {
       where.push(conditionSql(c, params, this.db.dialect));
+      if ((c.kind === "private" || c.kind === "pm") && !c.negated) {
+        // Private messages always have a row per recipient.
+        where.push("m.id IN (SELECT message_id FROM user_messages WHERE user_id = ?)");
+        params.push(scope.userId);
+      }
       if (c.kind !== "flag") continue;
       if (!c.negated && (c.bits & ~ROW_ONLY_FLAGS) === 0) {
         where.push(

@@ -15,6 +15,7 @@ import {
 import type { MessagingServer } from "./message-helpers.js";
 import type { TestUser } from "../helpers/test-server.js";
 import { UsersRepo } from "../../src/store/users-repo.js";
+import { repoStore } from "../../src/store/repos.js";
 
 let server: MessagingServer;
 
@@ -321,6 +322,60 @@ describe("deactivated users and edits", () => {
     });
     expect(back.body).toEqual(ok);
     expect(await fetchIds(othello, [])).toEqual([[m1, []]]);
+  });
+});
+
+describe("a user who receives little of the traffic", () => {
+  it("still gets their newest and first unread messages past 5,000 others'", async () => {
+    const { hamlet, othello, iago } = server.users;
+    await createStream(server, "quiet", [hamlet, othello]);
+    const busy = await createStream(server, "busy", [iago]);
+    const q1 = await streamMsg(hamlet, "quiet", "t", "1");
+    const p1 = await send(server, hamlet, {
+      type: "private",
+      to: JSON.stringify([othello.email]),
+      content: "pm",
+    });
+    const q2 = await streamMsg(hamlet, "quiet", "t", "2");
+    await server.api.post("/api/v1/messages/flags", {
+      as: othello,
+      params: { messages: [q1], op: "add", flag: "read" },
+    });
+    await repoStore(server.running.services.db).transaction(async ({ messages }) => {
+      const recipientId = await messages.recipientId(2, String(busy));
+      for (let i = 0; i < 6_000; i++) {
+        await messages.insertMessage({
+          senderId: iago.id,
+          recipientId,
+          streamId: busy,
+          topic: "noise",
+          pmKey: null,
+          content: "x",
+          renderedContent: "<p>x</p>",
+          client: "test",
+          dateSent: 0,
+          isMeMessage: false,
+          has: { link: false, image: false, attachment: false },
+          recipientFlags: 0,
+        });
+      }
+    });
+    const newest = await server.api.get("/api/v1/messages", {
+      as: othello,
+      params: { anchor: "newest", num_before: 10, num_after: 0, narrow: [] },
+    });
+    expect(newest.body.messages.map((m: { id: number; flags: string[] }) => [m.id, m.flags])).toEqual([
+      [q1, ["read"]],
+      [p1, []],
+      [q2, []],
+    ]);
+    expect(newest.body.found_oldest).toBe(true);
+    const first = await server.api.get("/api/v1/messages", {
+      as: othello,
+      params: { anchor: "first_unread", num_before: 0, num_after: 10, narrow: [] },
+    });
+    expect(first.body.anchor).toBe(p1);
+    expect(first.body.messages.map((m: { id: number }) => m.id)).toEqual([p1, q2]);
   });
 });
 

@@ -10,7 +10,7 @@
  * order flips every round) so that whatever else the machine is doing hits both alike. A burst
  * posts GitHub's test_push_multiple_committers fixture with autocannon (50 connections) to an
  * incoming-webhook bot; the server's CPU time is read from /proc/PID/stat before the burst and
- * 250 ms after it (entries are written within 50 ms of their request: their cost is counted).
+ * 250 ms after it (queued entries are written soon after their request: their cost is counted).
  *
  * - offCpuMsPerRequest / onCpuMsPerRequest: CPU time (user + system, all threads) the server
  *   spent per request over all its bursts — on a machine shared with other work, far steadier
@@ -45,7 +45,7 @@ import { round } from "./lib/stats.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const FIXTURE = "test_push_multiple_committers";
-/** Entries are written within 50 ms of their request: wait this long before reading the CPU. */
+/** Queued entries are written soon after their request (50 ms at most): wait this long before reading the CPU. */
 const SETTLE_MS = 250;
 
 /** CPU time so far, in ms, from /proc (Linux): `process` (every thread, user + system), `main` (the JS thread), `sys` (system time, every thread). */

@@ -2,7 +2,7 @@
  * The delivery log's cost on the webhook path (issue 15), run by `npm run bench` (section
  * "deliveries") or alone:
  *
- *   node bin/run-ts.js bench/deliveries.ts [--quick] [--rounds N] [--cpu-prof DIR]
+ *   node bin/run-ts.js bench/deliveries.ts [--quick] [--rounds N] [--cpu-prof DIR] [--against DIR]
  *
  * Two real `chat-server serve` processes run side by side (fresh SQLite file store each, API and
  * webhook rate limits off): one with the delivery log on, one with `--no-delivery-log`. Both get
@@ -27,6 +27,9 @@
  * - loggedEntries: entries the "on" server kept for the bot (≤ its --delivery-log-per-bot);
  * - loadAverage: the 1-minute load average before and after (2 cores here; above 2, all figures
  *   are inflated and throughput especially).
+ * With `--against DIR` (an A/B of two versions of the code, e.g. `git archive HEAD` unpacked in DIR
+ * with a node_modules link) the "off" server is DIR's code with the log on: the figures are then
+ * this checkout's cost against that version's, not against no log.
  * With `--cpu-prof DIR` both servers run under `node --cpu-prof` (profiles written to DIR/on and DIR/off on exit;
  * summarise with bench/profile-summary.ts); CPU figures are then inflated.
  */
@@ -90,14 +93,18 @@ interface Burst {
   requestsPerSec: number;
 }
 
-async function startServer(logOn: boolean, cpuProfDir: string | undefined): Promise<Server> {
+async function startServer(
+  logOn: boolean,
+  cpuProfDir: string | undefined,
+  against?: string,
+): Promise<Server> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-deliveries-"));
   const args = [
     // One profile per thread (the main one is the largest), in DIR/on and DIR/off.
     ...(cpuProfDir === undefined
       ? []
       : ["--cpu-prof", "--cpu-prof-dir", path.join(cpuProfDir, logOn ? "on" : "off")]),
-    path.join(ROOT, "bin", "chat-server.js"),
+    path.join(against ?? ROOT, "bin", "chat-server.js"),
     "serve",
     "--port",
     "0",
@@ -111,7 +118,7 @@ async function startServer(logOn: boolean, cpuProfDir: string | undefined): Prom
     "off",
     "--webhook-rate-limit",
     "off",
-    ...(logOn ? [] : ["--no-delivery-log"]),
+    ...(logOn || against !== undefined ? [] : ["--no-delivery-log"]),
   ];
   const chat = startProcess(args);
   try {
@@ -196,7 +203,7 @@ async function stopServer(s: Server | undefined): Promise<void> {
 
 export async function deliveriesBench(
   quick: boolean,
-  opts: { rounds?: number; cpuProfDir?: string } = {},
+  opts: { rounds?: number; cpuProfDir?: string; against?: string } = {},
 ): Promise<Record<string, unknown>> {
   const rounds = opts.rounds ?? (quick ? 4 : 12);
   const burstSec = quick ? 2 : 4;
@@ -205,7 +212,7 @@ export async function deliveriesBench(
   let off: Server | undefined;
   let on: Server | undefined;
   try {
-    off = await startServer(false, opts.cpuProfDir);
+    off = await startServer(false, opts.cpuProfDir, opts.against);
     on = await startServer(true, opts.cpuProfDir);
     await load(off, warmupSec);
     await load(on, warmupSec);
@@ -250,6 +257,7 @@ export async function deliveriesBench(
       burstSec,
       loadAverage: [round(loadBefore, 2), round(os.loadavg()[0]!, 2)],
       perRound,
+      ...(opts.against === undefined ? {} : { against: opts.against }),
       fixture: `integrations/github/fixtures/cases/${FIXTURE}.json`,
     };
   } finally {
@@ -266,9 +274,11 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.res
   };
   const rounds = opt("--rounds");
   const cpuProf = opt("--cpu-prof");
+  const against = opt("--against");
   const result = await deliveriesBench(argv.includes("--quick"), {
     ...(rounds === undefined ? {} : { rounds: Number(rounds) }),
     ...(cpuProf === undefined ? {} : { cpuProfDir: path.resolve(cpuProf) }),
+    ...(against === undefined ? {} : { against: path.resolve(against) }),
   });
   process.stdout.write(JSON.stringify(result, null, 2) + "\n");
 }

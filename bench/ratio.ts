@@ -1,7 +1,7 @@
 /**
  * The comparison of issue 16, in one run (section "ratio" of `npm run bench`, or alone):
  *
- *   node bin/run-ts.js bench/ratio.ts [--quick] [--cpu-prof DIR]
+ *   node bin/run-ts.js bench/ratio.ts [--quick] [--cpu-prof DIR] [--sends N] [--send-only]
  *
  * - bare: Koa + @koa/router + koa-body parsing the GitHub push payload (bench/ratio-child.ts),
  *   loaded before and after the chat server (the mean of the two is the reference);
@@ -11,6 +11,8 @@
  * - send to the 10,000-subscriber stream: `POST /api/v1/messages` one at a time, its latency (p50),
  *   and the time from the send's response until every one of the 10,000 live queues holds the event
  *   (0 when they all held it before the response arrived).
+ * `--sends N` sets the number of sends (default 11, --quick 3); `--send-only` measures only the sends
+ * to the 10,000-subscriber stream (no bare app, no webhook load: what to profile for the send).
  * Every server runs in its own child process; this process is only the client (autocannon 8,
  * 50 connections, 2 s warm-up + 10 s measured; --quick: 1 s + 2 s).
  */
@@ -106,13 +108,14 @@ async function bareRun(quick: boolean): Promise<Load> {
 
 export async function ratioBench(
   quick: boolean,
-  options: { cpuProfDir?: string } = {},
+  options: { cpuProfDir?: string; sends?: number; sendOnly?: boolean } = {},
 ): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {
     fixture: `integrations/github/fixtures/cases/${FIXTURE}.json`,
     loadAvgAtStart: os.loadavg().map((n) => round(n, 2)),
   };
-  const bareBefore = await bareRun(quick);
+  const sendOnly = options.sendOnly === true;
+  const bareBefore = sendOnly ? undefined : await bareRun(quick);
 
   const execArgv =
     options.cpuProfDir === undefined
@@ -131,7 +134,7 @@ export async function ratioBench(
       botType: BotType.INCOMING_WEBHOOK,
     });
     const fixture = loadFixtureRequest("github", FIXTURE);
-    for (const n of RATIO_SUBSCRIBERS) {
+    for (const n of sendOnly ? [maxSubs] : RATIO_SUBSCRIBERS) {
       const stream = `ratio${n}`;
       // n subscribers: the stream's creator (the owner) and n − 1 members, each with a live queue.
       const ids = [ready.owner.id, ...users.slice(0, n - 1).map((u) => u.id)];
@@ -147,7 +150,7 @@ export async function ratioBench(
         const afterReturnNs: bigint[] = [];
         const sinceSendNs: bigint[] = [];
         let verifiedMin = Number.POSITIVE_INFINITY;
-        const runs = quick ? 3 : 11;
+        const runs = options.sends ?? (quick ? 3 : 11);
         for (let r = 0; r < runs; r++) {
           await child.call<number>("armFanout", { userIds: ids });
           const t0 = now();
@@ -181,6 +184,7 @@ export async function ratioBench(
         out["send10kAllQueuesAfterReturnP50Ms"] = a.p50Ms;
         out["send10kAllQueuesAfterReturnMaxMs"] = a.maxMs;
         out["send10kAllQueuesSinceSendP50Ms"] = f.p50Ms;
+        if (sendOnly) break;
       }
       const query = new URLSearchParams({ ...fixture.query, api_key: bot.apiKey, stream });
       const url = `${ready.url}/api/v1/external/github?${query.toString()}`;
@@ -198,6 +202,10 @@ export async function ratioBench(
   } finally {
     client.close();
     await child.stop(60_000);
+  }
+  if (bareBefore === undefined) {
+    out["loadAvgAtEnd"] = os.loadavg().map((n) => round(n, 2));
+    return out;
   }
   const bareAfter = await bareRun(quick);
   const bareRps = round((bareBefore.requestsPerSec + bareAfter.requestsPerSec) / 2, 1);
@@ -245,8 +253,11 @@ export function ratioRows(s: Record<string, unknown>): [string, string][] {
 
 if (process.argv[1]?.endsWith("ratio.ts")) {
   const i = process.argv.indexOf("--cpu-prof");
+  const n = process.argv.indexOf("--sends");
   const result = await ratioBench(process.argv.includes("--quick"), {
     cpuProfDir: i === -1 ? undefined : process.argv[i + 1],
+    sends: n === -1 ? undefined : Number(process.argv[n + 1]),
+    sendOnly: process.argv.includes("--send-only"),
   });
   const rows = ratioRows(result);
   const w = Math.max(...rows.map((r) => r[0].length));

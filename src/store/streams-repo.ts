@@ -275,16 +275,27 @@ export class StreamsRepo {
    */
   async subscriberIds(streamId: number): Promise<number[]> {
     // One row with the ids joined by commas: 10,000 row objects cost ~5× more than one string.
-    const ids =
-      "SELECT user_id FROM subscriptions WHERE stream_id = ? AND active = 1 AND user_id NOT IN (SELECT id FROM users WHERE is_active = 0)";
+    // On SQLite, deactivated users are read apart (few, through the partial index users_inactive)
+    // and subtracted here: a `NOT IN` subquery made the index-only scan ~40 % slower at 10,000
+    // (PostgreSQL keeps the one query: a second one is a second round trip).
+    const sqlite = this.db.dialect === "sqlite";
+    const active = "SELECT user_id FROM subscriptions WHERE stream_id = ? AND active = 1";
+    const ids = sqlite ? active : `${active} AND user_id NOT IN (SELECT id FROM users WHERE is_active = 0)`;
     const r = await this.db.get<{ ids: string | null }>(
-      this.db.dialect === "sqlite"
+      sqlite
         ? `SELECT group_concat(user_id) AS ids FROM (${ids} ORDER BY user_id)`
         : `SELECT string_agg(user_id::text, ',' ORDER BY user_id) AS ids FROM (${ids}) AS s`,
       [streamId],
     );
     if (r?.ids == null || r.ids === "") return [];
-    const out = r.ids.split(",").map(Number);
+    let out = r.ids.split(",").map(Number);
+    const inactive = sqlite
+      ? await this.db.all<{ id: number }>("SELECT id FROM users WHERE is_active = 0")
+      : [];
+    if (inactive.length > 0) {
+      const gone = new Set(inactive.map((u) => Number(u.id)));
+      out = out.filter((id) => !gone.has(id));
+    }
     for (let i = 1; i < out.length; i++) {
       if (out[i]! < out[i - 1]!) return out.sort((a, b) => a - b);
     }

@@ -18,6 +18,8 @@ interface MemoryQueue {
   virtual: Map<string, QueuedEvent> | null;
 }
 
+const NO_QUEUES: ReadonlySet<string> = new Set();
+
 /** The single-process EventQueueStore: plain objects and maps, every call resolves immediately. */
 export class MemoryEventQueueStore implements EventQueueStore {
   private readonly queues = new Map<string, MemoryQueue>();
@@ -64,15 +66,13 @@ export class MemoryEventQueueStore implements EventQueueStore {
   }
 
   queueIdsForUser(userId: number): Promise<readonly string[]> {
-    return Promise.resolve(this.sync.queueIdsForUser(userId));
+    return Promise.resolve([...this.sync.queueIdsForUser(userId)]);
   }
 
   /** Fan-out without a promise per step (every step here is synchronous anyway). */
   readonly sync: SyncFanoutSteps = {
-    queueIdsForUser: (userId) => {
-      const set = this.byUser.get(userId);
-      return set === undefined ? [] : [...set];
-    },
+    // The index itself: deleting from a Set while iterating it is safe (the entry is skipped).
+    queueIdsForUser: (userId) => this.byUser.get(userId) ?? NO_QUEUES,
     publicQueueIds: () => [...this.publicQueues],
     options: (queueId) => this.queues.get(queueId)?.options,
     userIdOf: (queueId) => this.queues.get(queueId)?.userId,

@@ -78,7 +78,8 @@ export interface EventQueueStore {
 
 /** The fan-out steps of an in-process store, synchronous (same meaning as the async ones). */
 export interface SyncFanoutSteps {
-  queueIdsForUser(userId: number): readonly string[];
+  /** May be the store's own index (no copy): a queue deleted while iterating is skipped. */
+  queueIdsForUser(userId: number): Iterable<string>;
   publicQueueIds(): readonly string[];
   options(queueId: string): QueueDescriptor["options"] | undefined;
   userIdOf(queueId: string): number | undefined;

@@ -55,12 +55,14 @@ async function sendToStream(deps: MessageDeps, sender: User, input: SendInput): 
   const recipients = recipientFlags(ids, sender.id, rendered, 0, await alertedUsers(deps, content, ids));
   // Stored sparsely: rows only where a recipient's flags differ from the derived ones (the
   // subscribers' unread, the subscribed sender's read), and for a sender who is not subscribed.
-  const recipientFlagBits = rendered.wildcard ? Flag.wildcard_mentioned : 0;
-  const exceptions = recipients.filter((r) =>
-    r.id === sender.id
-      ? !senderSubscribed || r.flags !== (recipientFlagBits | Flag.read)
-      : r.flags !== recipientFlagBits,
-  );
+  const recipientFlagBits = recipients.base;
+  const exceptions: { id: number; flags: number }[] = [];
+  for (const [id, flags] of recipients.special) {
+    if (id !== sender.id || !senderSubscribed || flags !== (recipientFlagBits | Flag.read)) {
+      exceptions.push({ id, flags });
+    }
+  }
+  exceptions.sort((a, b) => a.id - b.id);
   const id = await deps.store.transaction(async (repos) => {
     const repo = repos.messages;
     const recipientId = await repo.recipientId(2, String(stream.id));
@@ -154,7 +156,10 @@ async function sendPrivate(deps: MessageDeps, sender: User, input: SendInput): P
       isMeMessage: isMe(content),
       has: messageHas(rendered.html),
     });
-    await repo.insertUserMessages(messageId, recipients);
+    await repo.insertUserMessages(
+      messageId,
+      ids.map((id) => ({ id, flags: recipients.special.get(id) ?? recipients.base })),
+    );
     await linkAttachments(repos, sender.id, messageId, content);
     return messageId;
   });
@@ -171,26 +176,51 @@ async function alertedUsers(
   return deps.alertWords === undefined ? new Set() : deps.alertWords.usersAlerted(content, ids);
 }
 
+/** Every recipient's flags: `base`, except the few users in `special`. */
+interface RecipientFlags {
+  /** Every recipient, ascending, unique. */
+  ids: readonly number[];
+  base: number;
+  special: Map<number, number>;
+}
+
 /**
- * Each recipient's flags bitmask: the sender's copy is read; mentions set mentioned bits; an alert
- * word sets has_alert_word (not on the sender's copy).
+ * The recipients' flags bitmasks: `base` for every recipient (plus wildcard_mentioned), and the few
+ * that differ, by user id: the sender's copy is read; mentions set mentioned bits; an alert word
+ * sets has_alert_word (not on the sender's copy). Costs O(mentions + alerts), not O(recipients).
  */
+
 function recipientFlags(
   ids: readonly number[],
   senderId: number,
   rendered: Rendered,
   base: number,
   alerted: ReadonlySet<number>,
-): { id: number; flags: number }[] {
-  const mentioned = new Set(rendered.mentionedUserIds);
-  return ids.map((id) => {
-    let flags = base;
-    if (id === senderId) flags |= Flag.read;
-    else if (alerted.has(id)) flags |= Flag.has_alert_word;
-    if (mentioned.has(id)) flags |= Flag.mentioned;
-    if (rendered.wildcard) flags |= Flag.wildcard_mentioned;
-    return { id, flags };
-  });
+): RecipientFlags {
+  const all = rendered.wildcard ? base | Flag.wildcard_mentioned : base;
+  const special = new Map<number, number>();
+  const mark = (id: number, bit: number): void => {
+    if (!includesSorted(ids, id)) return;
+    special.set(id, (special.get(id) ?? all) | bit);
+  };
+  mark(senderId, Flag.read);
+  for (const id of alerted) if (id !== senderId) mark(id, Flag.has_alert_word);
+  for (const id of rendered.mentionedUserIds) mark(id, Flag.mentioned);
+  return { ids, base: all, special };
+}
+
+/** Binary search in an ascending list. */
+function includesSorted(ids: readonly number[], id: number): boolean {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = ids[mid]!;
+    if (v === id) return true;
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
 
 async function afterSend(
@@ -198,7 +228,7 @@ async function afterSend(
   id: number,
   sender: User,
   rendered: Rendered,
-  rows: readonly { id: number; flags: number }[],
+  rows: RecipientFlags,
   stream: Stream | undefined,
   privateIds: readonly number[],
   local: SendInput,
@@ -206,12 +236,17 @@ async function afterSend(
   const message = await deps.store.read.messages.byId(id);
   if (message === undefined) return;
   const wire = await wireOne(deps, message, HTML_EVENT, { isNew: true });
-  // Most recipients share a few bitmasks: one (read-only) list of names per bitmask.
-  const names = new Map<number, string[]>();
-  const recipients: MessageRecipient[] = rows.map((r) => {
-    let flags = names.get(r.flags);
-    if (flags === undefined) names.set(r.flags, (flags = flagNames(r.flags)));
-    return { id: r.id, flags };
+  // Most recipients share the base bitmask: one (read-only) list of names per distinct bitmask,
+  // and one recipient object each, shared by the event fan-out and the listeners.
+  const baseNames = flagNames(rows.base);
+  const names = new Map<number, string[]>([[rows.base, baseNames]]);
+  for (const flags of rows.special.values()) if (!names.has(flags)) names.set(flags, flagNames(flags));
+  // Both lists ascend (every special id is a recipient): a merge, no lookup per recipient.
+  const special = [...rows.special].sort((a, b) => a[0] - b[0]);
+  let k = 0;
+  const recipients: MessageRecipient[] = rows.ids.map((id) => {
+    if (k < special.length && special[k]![0] === id) return { id, flags: names.get(special[k++]![1])! };
+    return { id, flags: baseNames };
   });
   const event: Record<string, unknown> & { type: string } = {
     type: "message",

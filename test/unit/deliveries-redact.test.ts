@@ -70,6 +70,16 @@ describe("incoming entries", () => {
     expect(secret.requestBody).toBe('{"token":"[redacted]","ref":"main"}');
   });
 
+  it("redact a JSON key whose name is written with \\u escapes, and keep other escapes as sent", () => {
+    const escaped = incomingEntry(capture('{"to\\u006Ben": "T", "api\\u005fkey": "K", "ref": "main"}'), 1024);
+    expect(escaped.requestBody).toBe('{"token":"[redacted]","api_key":"[redacted]","ref":"main"}');
+    const long = redactBody(`{"pad": "${"x".repeat(40)}", "s\\u0065cret": "S"}`, "application/json");
+    expect(long).toBe(`{"pad":"${"x".repeat(40)}","secret":"[redacted]"}`);
+
+    const accented = '{"msg": "caf\\u00e9 \\u2713 \\u003cb\\u003e"}';
+    expect(incomingEntry(capture(accented), 1024).requestBody).toEqual(Buffer.from(accented, "utf8"));
+  });
+
   it("cut a long body to whole characters as text, and replace NUL characters", () => {
     const long = incomingEntry(capture(`{"text": "${"é".repeat(20)}"}`), 16);
     expect(long.requestBody).toBe('{"text": "ééé');

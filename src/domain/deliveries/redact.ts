@@ -15,9 +15,15 @@ const SECRET_NAME = /api[-_]?key|apikey|secret|token|passw(or)?d|signature|autho
  */
 const SECRET_WORD = /api[-_]?key|apikey|secret|token|passw(or)?d|signature|authorization|cookie|hmac/;
 
+/**
+ * A JSON `\u` escape of a character that can spell a credential name (an ASCII letter, `_` or
+ * `-`): `"to\u006ben"` is the key `token`, which a scan of the text does not see.
+ */
+const ESCAPED_NAME_CHAR = /\\u00(?:[46][1-9a-f]|[57][0-9a]|5f|2d)/i;
+
 /** Whether a text may hold a credential-named field (false: it certainly holds none). */
 export function mayHoldSecrets(text: string): boolean {
-  return SECRET_WORD.test(text.toLowerCase());
+  return SECRET_WORD.test(text.toLowerCase()) || (text.includes("\\u") && ESCAPED_NAME_CHAR.test(text));
 }
 
 /** Whether a parameter, header or key name holds a credential. */

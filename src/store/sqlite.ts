@@ -11,6 +11,12 @@ interface PendingTx {
 
 /** At most this many logical transactions share one SQLite commit. */
 const MAX_GROUP = 64;
+/** Commits closer together than this mean the store is busy (then a commit waits one tick). */
+const BUSY_WINDOW_MS = 50;
+
+function now(): number {
+  return performance.now();
+}
 
 /**
  * SQLite through better-sqlite3, in WAL mode. The driver is synchronous; the async interface lets
@@ -19,10 +25,8 @@ const MAX_GROUP = 64;
  * Transactions are serialised (two requests awaiting inside transactions never interleave their
  * statements) and **group-committed**: transactions that queue up while one runs join the same
  * SQLite transaction, each inside its own SAVEPOINT (a failing one rolls back alone), and all of
- * them resolve only after the shared COMMIT. A transaction that arrives when none is running
- * commits at once: the group is never held open waiting for more (a window cost every send
- * ~1–4 ms of latency; since stream messages no longer write a row per recipient, a commit
- * dirties only a few pages, so sharing one saves little).
+ * them resolve only after the shared COMMIT. A message to a stream dirties one index page per
+ * recipient, so sharing a commit between concurrent sends saves most of the WAL writes.
  * Writes outside a transaction that arrive while one is open are queued as transactions too, so a
  * rollback never takes them along.
  */
@@ -32,6 +36,9 @@ export class SqliteDb implements Db {
   private readonly statements = new Map<string, Statement>();
   private readonly pending: PendingTx[] = [];
   private draining = false;
+  /** Transactions arrived close together recently: worth waiting a tick to group them. */
+  private busy = false;
+  private lastCommitAt = 0;
   /** What a transaction's callback sees: runs its statements directly, never queued. */
   private readonly inTx: Queryable = {
     dialect: "sqlite",
@@ -122,8 +129,14 @@ export class SqliteDb implements Db {
         const group: { job: PendingTx; ok: boolean; value: unknown; error: unknown }[] = [];
         this.db.exec("BEGIN IMMEDIATE");
         try {
-          // Only what is already queued (or queues up while these run) shares this commit.
-          for (let n = 0; n < MAX_GROUP && this.pending.length > 0; n++) {
+          for (let n = 0; n < MAX_GROUP; n++) {
+            if (this.pending.length === 0) {
+              // Under load, let the requests already read off the sockets queue their transactions
+              // and share this commit; when nothing else is waiting, commit at once.
+              if (!this.busy) break;
+              await new Promise<void>((resolve) => setImmediate(resolve));
+              if (this.pending.length === 0) break;
+            }
             const job = this.pending.shift()!;
             this.db.exec("SAVEPOINT logical_tx");
             try {
@@ -137,6 +150,8 @@ export class SqliteDb implements Db {
             }
           }
           this.db.exec("COMMIT");
+          this.busy = group.length > 1 || now() - this.lastCommitAt < BUSY_WINDOW_MS;
+          this.lastCommitAt = now();
         } catch (err) {
           // The group could not be committed: nothing of it is stored, so every member fails.
           if (this.db.inTransaction) this.db.exec("ROLLBACK");

@@ -1,6 +1,7 @@
 import type { EventRecipient } from "../events/event-sink.js";
 import type { Stream } from "../streams/types.js";
-import { isGuest } from "../users/types.js";
+import { JsonableError } from "../../errors.js";
+import { isAdmin, isGuest } from "../users/types.js";
 import type { User } from "../users/types.js";
 import { HISTORICAL_FLAGS, flagNames } from "./flag-bits.js";
 import { invalidMessage } from "./content.js";
@@ -52,4 +53,23 @@ export async function interestedUsers(
     }
   }
   return out;
+}
+
+/** What checkCanPost needs: a user by id and stream subscriptions. */
+export interface PostAccessLookups {
+  users: { byId(id: number): Promise<User | undefined> };
+  streams: { isSubscribed(userId: number, streamId: number): Promise<boolean> };
+}
+
+/** Zulip's access_stream_for_send_message, with its texts (also checked when scheduling). */
+export async function checkCanPost(deps: PostAccessLookups, sender: User, stream: Stream): Promise<void> {
+  const owner =
+    sender.isBot && sender.botOwnerId !== null ? await deps.users.byId(sender.botOwnerId) : undefined;
+  if (stream.isAnnouncementOnly && !isAdmin(sender) && !(owner !== undefined && isAdmin(owner))) {
+    throw new JsonableError("Only organization administrators can send to this stream.");
+  }
+  if (!stream.inviteOnly && !isGuest(sender)) return;
+  if (await deps.streams.isSubscribed(sender.id, stream.id)) return;
+  if (owner !== undefined && (await deps.streams.isSubscribed(owner.id, stream.id))) return;
+  throw new JsonableError(`Not authorized to send to stream '${stream.name}'`);
 }

@@ -1,8 +1,8 @@
 import { JsonableError, StreamDoesNotExistError, StreamIdDoesNotExistError } from "../../errors.js";
 import type { Rendered } from "../markdown/render.js";
 import type { Stream } from "../streams/types.js";
-import { isAdmin, isGuest } from "../users/types.js";
 import type { User } from "../users/types.js";
+import { checkCanPost } from "./access.js";
 import { isMe, messageHas, normalizeContent, normalizeTopic } from "./content.js";
 import { Flag, flagNames } from "./flag-bits.js";
 import type { MessageDeps } from "./ports.js";
@@ -87,19 +87,6 @@ async function sendToStream(deps: MessageDeps, sender: User, input: SendInput): 
   await streams.noteMessageSent(stream.id, id);
   await afterSend(deps, id, sender, rendered, recipients, stream, [], input);
   return id;
-}
-
-/** Zulip's access_stream_for_send_message, with its texts. */
-async function checkCanPost(deps: MessageDeps, sender: User, stream: Stream): Promise<void> {
-  const owner =
-    sender.isBot && sender.botOwnerId !== null ? await deps.users.byId(sender.botOwnerId) : undefined;
-  if (stream.isAnnouncementOnly && !isAdmin(sender) && !(owner !== undefined && isAdmin(owner))) {
-    throw new JsonableError("Only organization administrators can send to this stream.");
-  }
-  if (!stream.inviteOnly && !isGuest(sender)) return;
-  if (await deps.streams.isSubscribed(sender.id, stream.id)) return;
-  if (owner !== undefined && (await deps.streams.isSubscribed(owner.id, stream.id))) return;
-  throw new JsonableError(`Not authorized to send to stream '${stream.name}'`);
 }
 
 async function sendPrivate(deps: MessageDeps, sender: User, input: SendInput): Promise<number> {

@@ -1,7 +1,7 @@
 import { JsonableError, StreamIdDoesNotExistError } from "../../errors.js";
+import { checkCanPost } from "../messages/access.js";
 import { normalizeContent, normalizeTopic } from "../messages/content.js";
 import type { Stream } from "../streams/types.js";
-import { isAdmin, isGuest } from "../users/types.js";
 import type { User } from "../users/types.js";
 
 /** What checking a scheduled message's recipient needs of the users and streams areas. */
@@ -64,16 +64,4 @@ export async function checkTarget(deps: TargetLookups, sender: User, input: Targ
     topic: "",
     content,
   };
-}
-
-async function checkCanPost(deps: TargetLookups, sender: User, stream: Stream): Promise<void> {
-  const owner =
-    sender.isBot && sender.botOwnerId !== null ? await deps.users.byId(sender.botOwnerId) : undefined;
-  if (stream.isAnnouncementOnly && !isAdmin(sender) && !(owner !== undefined && isAdmin(owner))) {
-    throw new JsonableError("Only organization administrators can send to this stream.");
-  }
-  if (!stream.inviteOnly && !isGuest(sender)) return;
-  if (await deps.streams.isSubscribed(sender.id, stream.id)) return;
-  if (owner !== undefined && (await deps.streams.isSubscribed(owner.id, stream.id))) return;
-  throw new JsonableError(`Not authorized to send to stream '${stream.name}'`);
 }

@@ -72,6 +72,30 @@ describe("alert words", () => {
     expect(await flags(users.hamlet, miss)).toEqual([]);
   });
 
+  it("recomputes has_alert_word when an edit adds or removes the word (Zulip's do_update_message)", async () => {
+    const server = await start();
+    const { api, users } = server;
+    await api.post("/api/v1/users/me/alert_words", { as: users.hamlet, params: { alert_words: ["ghost"] } });
+    const streamId = await createStream(server, "Denmark", [users.hamlet, users.othello, users.cordelia]);
+    const id = await send(server, users.othello, {
+      type: "stream",
+      to: streamId,
+      topic: "t",
+      content: "quiet",
+    });
+    const flags = async (as: typeof users.hamlet) =>
+      (await api.get(`/api/v1/messages/${id}`, { as })).body.message.flags as string[];
+    expect(await flags(users.hamlet)).toEqual([]);
+    const edit = (content: string) =>
+      api.patch(`/api/v1/messages/${id}`, { as: users.othello, params: { content } });
+    expect((await edit("a ghost appears")).body).toEqual(ok);
+    expect(await flags(users.hamlet)).toEqual(["has_alert_word"]);
+    expect(await flags(users.cordelia)).toEqual([]);
+    expect(await flags(users.othello)).toEqual(["read"]);
+    expect((await edit("gone again")).body).toEqual(ok);
+    expect(await flags(users.hamlet)).toEqual([]);
+  });
+
   it("rejects an alert word that is too long", async () => {
     const server = await start();
     const res = await server.api.post("/api/v1/users/me/alert_words", {

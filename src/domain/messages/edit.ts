@@ -69,10 +69,19 @@ export async function editMessage(
       await repo.setWildcardMentioned(id, rendered.wildcard);
       const rows = await repo.rowsOfMessage(id);
       const mentioned = new Set(rendered.mentionedUserIds);
+      // As Zulip: the new text's alert words set has_alert_word (never for the sender).
+      const alerted =
+        deps.alertWords === undefined
+          ? new Set<number>()
+          : await deps.alertWords.usersAlerted(
+              content,
+              rows.map((r) => r.userId).filter((u) => u !== message.senderId),
+            );
       const changes = rows.flatMap((r) => {
-        let flags = r.flags & ~(Flag.mentioned | Flag.wildcard_mentioned);
+        let flags = r.flags & ~(Flag.mentioned | Flag.wildcard_mentioned | Flag.has_alert_word);
         if (mentioned.has(r.userId)) flags |= Flag.mentioned;
         if (rendered.wildcard) flags |= Flag.wildcard_mentioned;
+        if (alerted.has(r.userId)) flags |= Flag.has_alert_word;
         return flags === r.flags ? [] : [{ userId: r.userId, flags }];
       });
       await repo.setUserFlags(id, changes);

@@ -1,26 +1,19 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { OWNER_PASSWORD, startTestServer } from "../helpers/test-server.js";
+import type { Page } from "playwright-core";
+import { OWNER_PASSWORD } from "../helpers/test-server.js";
 import type { TestServer } from "../helpers/test-server.js";
-import { ensureWebBuilt, hasChromium, launchBrowser, printSkipNotice, signIn } from "./browser.js";
+import { BrowserFixture, hasChromium, printSkipNotice, signIn } from "./browser.js";
 
 const describeBrowser = hasChromium() ? describe : describe.skip;
 if (!hasChromium()) printSkipNotice();
 
 describeBrowser("chat in Chromium: live updates, editing, mentions, history", () => {
+  const fx = new BrowserFixture("chat-browser-test");
   let server: TestServer;
-  let browser: Browser;
-  let dataDir: string;
-  const contexts: BrowserContext[] = [];
 
   /** Iago's page, signed in; `watch` sees the page before its first request. */
   async function iagoPage(watch: (page: Page) => void = () => undefined): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-    contexts.push(context);
-    const page = await context.newPage();
+    const page = await fx.page();
     watch(page);
     await signIn(page, server.url, server.users.iago.email, OWNER_PASSWORD);
     return page;
@@ -38,23 +31,16 @@ describeBrowser("chat in Chromium: live updates, editing, mentions, history", ()
     });
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "chat-browser-test-"));
-    server = await startTestServer({ config: { dataDir } });
+    await fx.start();
+    server = fx.server;
     const { iago, hamlet } = server.users;
     await server.api.post("/api/v1/users/me/subscriptions", {
       as: iago,
       params: { subscriptions: [{ name: "Denmark" }], principals: [iago.email, hamlet.email] },
     });
-    browser = await launchBrowser();
   }, 120_000);
 
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await server?.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => fx.stop());
 
   it("registers again after BAD_EVENT_QUEUE_ID and keeps showing new messages", async () => {
     const queues: string[] = [];
@@ -171,9 +157,7 @@ describeBrowser("chat in Chromium: live updates, editing, mentions, history", ()
     for (let i = 0; i < 3; i++) await post("Denmark", "noise", `muted ${i}`);
     // Newer messages elsewhere fill the first screen, so the Denmark ones stay unread.
     for (let i = 0; i < 55; i++) await post("Verona", "flood", `flood ${i}`);
-    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-    contexts.push(context);
-    const page = await context.newPage();
+    const page = await fx.page();
     await signIn(page, server.url, othello.email, "othello@zulip.com-password");
     await page.getByRole("log", { name: "Message feed" }).getByText("flood 54").waitFor();
     const denmark = page.getByRole("navigation", { name: "Streams" }).getByRole("link", { name: "#Denmark" });

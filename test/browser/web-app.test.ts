@@ -1,52 +1,30 @@
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { OWNER_PASSWORD, startTestServer } from "../helpers/test-server.js";
+import { OWNER_PASSWORD } from "../helpers/test-server.js";
 import type { TestServer } from "../helpers/test-server.js";
-import { ensureWebBuilt, hasChromium, launchBrowser, printSkipNotice, signIn } from "./browser.js";
+import { BrowserFixture, hasChromium, printSkipNotice, signIn } from "./browser.js";
 
 const HAMLET_PASSWORD = "hamlet@zulip.com-password";
 const describeBrowser = hasChromium() ? describe : describe.skip;
 if (!hasChromium()) printSkipNotice();
 
 describeBrowser("web app in Chromium", () => {
+  const fx = new BrowserFixture("web-app-test");
   let server: TestServer;
-  let browser: Browser;
-  let dataDir: string;
-  const contexts: BrowserContext[] = [];
-
-  async function newPage(viewport = { width: 1200, height: 800 }): Promise<Page> {
-    const context = await browser.newContext({ viewport });
-    contexts.push(context);
-    const page = await context.newPage();
-    // A message or page that runs script would show up as a dialog or a page error.
-    page.on("dialog", (d) => {
-      throw new Error(`unexpected dialog: ${d.message()}`);
-    });
-    return page;
-  }
+  const newPage = (viewport?: { width: number; height: number }) => fx.page(viewport);
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "web-app-test-"));
-    server = await startTestServer({ config: { dataDir } });
+    await fx.start();
+    server = fx.server;
     const { iago, hamlet } = server.users;
     // #Denmark with iago and hamlet in it.
     await server.api.post("/api/v1/users/me/subscriptions", {
       as: iago,
       params: { subscriptions: [{ name: "Denmark" }], principals: [iago.email, hamlet.email] },
     });
-    browser = await launchBrowser();
   }, 120_000);
 
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await server?.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => fx.stop());
 
   it("signs in, refuses a wrong password, and signs out ending the session on the server", async () => {
     const page = await newPage();

@@ -1,5 +1,6 @@
 import Router from "@koa/router";
 import type { DisplaySettings } from "../../domain/settings/settings-service.js";
+import { DISPLAY_DEFAULTS } from "../../domain/settings/settings-service.js";
 import { NOTIFICATION_SETTING_DEFAULTS } from "../../domain/streams/notification-settings.js";
 import type { Services } from "../../services.js";
 import type { ArgSpec } from "../params.js";
@@ -17,24 +18,7 @@ function specsOf(defaults: Readonly<Record<string, unknown>>): Record<string, Ar
   return specs;
 }
 
-const DISPLAY_SPECS = specsOf({
-  twenty_four_hour_time: false,
-  starred_message_counts: true,
-  fluid_layout_width: false,
-  high_contrast_mode: false,
-  color_scheme: 1,
-  translate_emoticons: false,
-  default_language: "en",
-  left_side_userlist: false,
-  emojiset: "google",
-  demote_inactive_streams: 1,
-  enter_sends: false,
-  display_emoji_reaction_users: true,
-  user_list_style: 2,
-  send_private_typing_notifications: true,
-  send_stream_typing_notifications: true,
-  send_read_receipts: true,
-});
+const DISPLAY_SPECS = specsOf(DISPLAY_DEFAULTS);
 const NOTIFICATION_SPECS = specsOf(NOTIFICATION_SETTING_DEFAULTS);
 
 const defined = (o: Record<string, unknown>): Record<string, unknown> =>

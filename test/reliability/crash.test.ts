@@ -299,8 +299,10 @@ describe.each([
         server = await startServer(dataDir, schema?.url);
       }
 
-      // Deliveries of acknowledged mentions arrive, after the restarted server retries them.
-      const deadline = Date.now() + 30_000;
+      // Deliveries of acknowledged mentions arrive, after the restarted server retries them. A job
+      // claimed by the killed process stays invisible for its lease (--outgoing-webhook-timeout 2 s
+      // + 30 s grace, src/domain/outgoing), so wait longer than that: 30 s lost one in a CI run.
+      const deadline = Date.now() + 50_000;
       const delivered = (): Set<string> => new Set(receiver.deliveries.map((d) => d.data));
       while (Date.now() < deadline && !acked.mentions.every((m) => delivered().has(m))) {
         await new Promise((r) => setTimeout(r, 200));

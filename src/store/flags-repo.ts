@@ -14,6 +14,7 @@ import {
   conditionSql,
 } from "./narrow-sql.js";
 import type { MessageScope } from "./narrow-sql.js";
+import { SEARCH_CATCH_UP_SQL } from "./search-index.js";
 import type { UnreadRow } from "../domain/messages/types.js";
 import { unreadState } from "./unread-state.js";
 import type { UnreadState } from "./unread-state.js";
@@ -229,6 +230,10 @@ export class FlagsRepo {
       where.push(RECEIVED);
     }
     for (const c of scope.conditions) {
+      // SQLite indexes messages for search in batches: bring the index up to date first.
+      if (c.kind === "search" && c.terms.length > 0 && this.db.dialect === "sqlite") {
+        await this.db.run(SEARCH_CATCH_UP_SQL);
+      }
       where.push(conditionSql(c, params, this.db.dialect));
       if ((c.kind === "private" || c.kind === "pm") && !c.negated) {
         // Private messages always have a row per recipient.

@@ -4,6 +4,7 @@ import type { Db } from "./db.js";
 import { migrate } from "./migrate.js";
 import { PostgresDb } from "./postgres.js";
 import { SqliteDb } from "./sqlite.js";
+import { SEARCH_CATCH_UP_MS, SEARCH_CATCH_UP_SQL } from "./search-index.js";
 
 /**
  * Opens the store named by `databaseUrl` (postgres://… or sqlite:PATH), or by default the SQLite
@@ -29,5 +30,6 @@ export async function openStore(options: {
     db = new SqliteDb(path.join(dir, "chat.sqlite3"));
   }
   await migrate(db);
+  if (db instanceof SqliteDb) db.every(SEARCH_CATCH_UP_MS, SEARCH_CATCH_UP_SQL);
   return db;
 }

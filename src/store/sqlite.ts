@@ -39,6 +39,7 @@ export class SqliteDb implements Db {
   /** Transactions arrived close together recently: worth waiting a tick to group them. */
   private busy = false;
   private lastCommitAt = 0;
+  private readonly timers: NodeJS.Timeout[] = [];
   /** What a transaction's callback sees: runs its statements directly, never queued. */
   private readonly inTx: Queryable = {
     dialect: "sqlite",
@@ -168,7 +169,20 @@ export class SqliteDb implements Db {
     }
   }
 
+  /**
+   * Runs `sql` (a write that is a no-op when there is nothing to do) every `ms` until close, in
+   * the group-commit queue like any write. A failure is retried at the next tick.
+   */
+  every(ms: number, sql: string): void {
+    const timer = setInterval(() => {
+      this.run(sql).catch(() => undefined);
+    }, ms);
+    timer.unref();
+    this.timers.push(timer);
+  }
+
   close(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
     this.db.close();
     return Promise.resolve();
   }

@@ -19,6 +19,7 @@ import { sparseUnreadData } from "./022-sparse-unread-data.js";
 import { realmEmoji } from "./023-realm-emoji.js";
 import { userGroupSubgroups } from "./024-user-group-subgroups.js";
 import { draftsScheduledMessages } from "./025-drafts-scheduled-messages.js";
+import { batchedSearchIndex } from "./026-batched-search-index.js";
 import type { Migration } from "./types.js";
 
 /** Every migration, in order. A new one is one file and one line here. */
@@ -44,4 +45,5 @@ export const migrations: readonly Migration[] = [
   realmEmoji,
   userGroupSubgroups,
   draftsScheduledMessages,
+  batchedSearchIndex,
 ];

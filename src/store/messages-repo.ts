@@ -49,14 +49,15 @@ function toMessage(r: MessageRow): StoredMessage {
 export class MessagesRepo extends FlagsRepo {
   /** Zulip's Recipient id for a stream (type 2), a user (type 1) or a group conversation (type 3). */
   async recipientId(type: 1 | 2 | 3, key: string): Promise<number> {
+    const select = "SELECT id FROM recipients WHERE type = ? AND type_key = ?";
+    // Nearly always there already: a read, and the insert only for a new conversation.
+    const found = await this.db.get<{ id: number }>(select, [type, key]);
+    if (found !== undefined) return Number(found.id);
     await this.db.run("INSERT INTO recipients (type, type_key) VALUES (?, ?) ON CONFLICT DO NOTHING", [
       type,
       key,
     ]);
-    const r = await this.db.get<{ id: number }>("SELECT id FROM recipients WHERE type = ? AND type_key = ?", [
-      type,
-      key,
-    ]);
+    const r = await this.db.get<{ id: number }>(select, [type, key]);
     return Number(r!.id);
   }
 

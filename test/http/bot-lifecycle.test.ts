@@ -349,8 +349,19 @@ describe("POST /api/v1/bots/{bot_id}/api_key/regenerate and /users/me/api_key/re
     const s = await server();
     const { iago, hamlet, cordelia } = s.users;
     const bot = await createBot(s, hamlet, { full_name: "Keyed", short_name: "keyed", bot_type: 1 });
+    await createStream(s, "Denmark", [hamlet]);
     const q = await registerQueue(s, hamlet, { event_types: ["realm_bot"] });
     expect((await s.api.get("/api/v1/users/me", { as: bot, skipSchemaCheck: true })).status).toBe(200);
+    // Incoming webhooks authenticate by key alone (and remember it): the old key must stop too.
+    const webhook = (apiKey: string) =>
+      s.api
+        .post(`/api/v1/external/helloworld?api_key=${apiKey}&stream=Denmark`, {
+          body: JSON.stringify({ featured_title: "T", featured_url: "https://example.com" }),
+          headers: { "content-type": "application/json" },
+          skipSchemaCheck: true,
+        })
+        .then((r) => ({ status: r.status, body: r.body }));
+    expect((await webhook(bot.apiKey)).status).toBe(200);
     const denied = await s.api.post(`/api/v1/bots/${bot.id}/api_key/regenerate`, {
       as: cordelia,
       skipSchemaCheck: true,
@@ -371,6 +382,11 @@ describe("POST /api/v1/bots/{bot_id}/api_key/regenerate and /users/me/api_key/re
     expect(key).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(key).not.toBe(bot.apiKey);
     expect((await s.api.get("/api/v1/users/me", { as: bot, skipSchemaCheck: true })).status).toBe(401);
+    expect(await webhook(bot.apiKey)).toEqual({
+      status: 401,
+      body: err("Invalid API key", "INVALID_API_KEY"),
+    });
+    expect(await webhook(key)).toEqual({ status: 200, body: { result: "success", msg: "" } });
     expect(
       (await s.api.get("/api/v1/users/me", { as: { ...bot, apiKey: key }, skipSchemaCheck: true })).status,
     ).toBe(200);

@@ -63,13 +63,22 @@ export interface PostAccessLookups {
 
 /** Zulip's access_stream_for_send_message, with its texts (also checked when scheduling). */
 export async function checkCanPost(deps: PostAccessLookups, sender: User, stream: Stream): Promise<void> {
-  const owner =
-    sender.isBot && sender.botOwnerId !== null ? await deps.users.byId(sender.botOwnerId) : undefined;
-  if (stream.isAnnouncementOnly && !isAdmin(sender) && !(owner !== undefined && isAdmin(owner))) {
-    throw new JsonableError("Only organization administrators can send to this stream.");
+  // A bot's owner is read only when a rule needs it (most sends are to public streams).
+  let owner: Promise<User | undefined> | undefined;
+  const ownerOf = (): Promise<User | undefined> =>
+    (owner ??=
+      sender.isBot && sender.botOwnerId !== null
+        ? deps.users.byId(sender.botOwnerId)
+        : Promise.resolve(undefined));
+  if (stream.isAnnouncementOnly && !isAdmin(sender)) {
+    const o = await ownerOf();
+    if (!(o !== undefined && isAdmin(o))) {
+      throw new JsonableError("Only organization administrators can send to this stream.");
+    }
   }
   if (!stream.inviteOnly && !isGuest(sender)) return;
   if (await deps.streams.isSubscribed(sender.id, stream.id)) return;
-  if (owner !== undefined && (await deps.streams.isSubscribed(owner.id, stream.id))) return;
+  const o = await ownerOf();
+  if (o !== undefined && (await deps.streams.isSubscribed(o.id, stream.id))) return;
   throw new JsonableError(`Not authorized to send to stream '${stream.name}'`);
 }

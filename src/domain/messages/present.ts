@@ -1,3 +1,4 @@
+import type { Stream } from "../streams/types.js";
 import type { User } from "../users/types.js";
 import { messageWire } from "../../wire/messages.js";
 import { pmIds } from "./content.js";
@@ -9,6 +10,13 @@ async function realm(deps: MessageDeps): Promise<string> {
   return deps.realmStr;
 }
 
+export interface WireExtra {
+  /** A message just sent: it has no reactions yet. */
+  isNew?: boolean;
+  /** Users and streams the caller holds already (current: read in this request). */
+  known?: { users: ReadonlyMap<number, User>; streams: readonly Stream[] };
+}
+
 /**
  * Message dicts for stored messages, in order, with a shared user/stream cache; their reactions
  * are loaded in one query (skipped for a message just sent, which has none).
@@ -17,7 +25,7 @@ export async function wireMany(
   deps: MessageDeps,
   messages: readonly StoredMessage[],
   opts: PresentOptions,
-  { isNew = false }: { isNew?: boolean } = {},
+  { isNew = false, known }: WireExtra = {},
 ): Promise<Record<string, unknown>[]> {
   const realmStr = await realm(deps);
   const reactions = new Map<number, Reaction[]>();
@@ -38,10 +46,13 @@ export async function wireMany(
   }
   const users = new Map<number, User>();
   for (const id of userIds) {
-    const u = await deps.users.byId(id);
+    const u = known?.users.get(id) ?? (await deps.users.byId(id));
     if (u !== undefined) users.set(id, u);
   }
-  const streamNames = new Map((await deps.streams.byIds([...streamIds])).map((s) => [s.id, s.name] as const));
+  const streamNames = new Map<number, string>();
+  for (const s of known?.streams ?? []) if (streamIds.delete(s.id)) streamNames.set(s.id, s.name);
+  if (streamIds.size > 0)
+    for (const s of await deps.streams.byIds([...streamIds])) streamNames.set(s.id, s.name);
   return messages.map((m) => {
     const sender = users.get(m.senderId);
     if (sender === undefined) throw new Error(`Unknown sender ${m.senderId} of message ${m.id}`);
@@ -63,7 +74,7 @@ export async function wireOne(
   deps: MessageDeps,
   m: StoredMessage,
   opts: PresentOptions,
-  extra: { isNew?: boolean } = {},
+  extra: WireExtra = {},
 ): Promise<Record<string, unknown>> {
   const [wire] = await wireMany(deps, [m], opts, extra);
   return wire!;

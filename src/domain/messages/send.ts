@@ -11,7 +11,14 @@ import { wireOne } from "./present.js";
 import { linkedPathIds } from "../uploads/files.js";
 import type { Repositories } from "../../store/repos.js";
 import { renderFor } from "./rendering.js";
-import type { MessageRecipient, PresentOptions, SendInput, SentMessage } from "./types.js";
+import type {
+  MessageRecipient,
+  NewMessage,
+  PresentOptions,
+  SendInput,
+  SentMessage,
+  StoredMessage,
+} from "./types.js";
 
 const HTML_EVENT: PresentOptions = { applyMarkdown: true, clientGravatar: false };
 
@@ -63,10 +70,10 @@ async function sendToStream(deps: MessageDeps, sender: User, input: SendInput): 
     }
   }
   exceptions.sort((a, b) => a.id - b.id);
-  const id = await deps.store.transaction(async (repos) => {
+  const stored = await deps.store.transaction(async (repos) => {
     const repo = repos.messages;
     const recipientId = await repo.recipientId(2, String(stream.id));
-    const messageId = await repo.insertMessage({
+    const message: NewMessage = {
       senderId: sender.id,
       recipientId,
       streamId: stream.id,
@@ -79,14 +86,15 @@ async function sendToStream(deps: MessageDeps, sender: User, input: SendInput): 
       isMeMessage: isMe(content),
       has: messageHas(rendered.html),
       recipientFlags: recipientFlagBits,
-    });
+    };
+    const messageId = await repo.insertMessage(message);
     await repo.insertStreamMessageRows(messageId, stream.id, exceptions);
     await linkAttachments(repos, sender.id, messageId, content);
-    return messageId;
+    return storedOf(messageId, message);
   });
-  await streams.noteMessageSent(stream.id, id);
-  await afterSend(deps, id, sender, rendered, recipients, stream, [], input);
-  return id;
+  await streams.noteMessageSent(stream.id, stored.id);
+  await afterSend(deps, stored, sender, rendered, recipients, stream, [], input);
+  return stored.id;
 }
 
 async function sendPrivate(deps: MessageDeps, sender: User, input: SendInput): Promise<number> {
@@ -126,11 +134,11 @@ async function sendPrivate(deps: MessageDeps, sender: User, input: SendInput): P
     await alertedUsers(deps, content, ids),
   );
   const other = ids.find((id) => id !== sender.id) ?? sender.id;
-  const id = await deps.store.transaction(async (repos) => {
+  const stored = await deps.store.transaction(async (repos) => {
     const repo = repos.messages;
     const recipientId =
       ids.length <= 2 ? await repo.recipientId(1, String(other)) : await repo.recipientId(3, pmKey);
-    const messageId = await repo.insertMessage({
+    const message: NewMessage = {
       senderId: sender.id,
       recipientId,
       streamId: null,
@@ -142,16 +150,17 @@ async function sendPrivate(deps: MessageDeps, sender: User, input: SendInput): P
       dateSent: nowSeconds(deps),
       isMeMessage: isMe(content),
       has: messageHas(rendered.html),
-    });
+    };
+    const messageId = await repo.insertMessage(message);
     await repo.insertUserMessages(
       messageId,
       ids.map((id) => ({ id, flags: recipients.special.get(id) ?? recipients.base })),
     );
     await linkAttachments(repos, sender.id, messageId, content);
-    return messageId;
+    return storedOf(messageId, message);
   });
-  await afterSend(deps, id, sender, rendered, recipients, undefined, ids, input);
-  return id;
+  await afterSend(deps, stored, sender, rendered, recipients, undefined, ids, input, participants);
+  return stored.id;
 }
 
 /** Recipients (never the sender) with one of their alert words in the content. */
@@ -210,19 +219,45 @@ function includesSorted(ids: readonly number[], id: number): boolean {
   return false;
 }
 
+/** The message as stored (what MessagesRepo.byId would read back), without reading it. */
+function storedOf(id: number, m: NewMessage): StoredMessage {
+  return {
+    id,
+    senderId: m.senderId,
+    recipientId: m.recipientId,
+    streamId: m.streamId,
+    topic: m.topic,
+    pmKey: m.pmKey,
+    content: m.content,
+    renderedContent: m.renderedContent,
+    client: m.client,
+    dateSent: m.dateSent,
+    lastEditTime: null,
+    editHistory: null,
+    isMeMessage: m.isMeMessage,
+  };
+}
+
 async function afterSend(
   deps: MessageDeps,
-  id: number,
+  message: StoredMessage,
   sender: User,
   rendered: Rendered,
   rows: RecipientFlags,
   stream: Stream | undefined,
   privateIds: readonly number[],
   local: SendInput,
+  participants?: ReadonlyMap<number, User>,
 ): Promise<void> {
-  const message = await deps.store.read.messages.byId(id);
-  if (message === undefined) return;
-  const wire = await wireOne(deps, message, HTML_EVENT, { isNew: true });
+  const id = message.id;
+  // The sender, the stream and the participants are known: the presenter reads none of them again.
+  const wire = await wireOne(deps, message, HTML_EVENT, {
+    isNew: true,
+    known: {
+      users: participants ?? new Map([[sender.id, sender]]),
+      streams: stream === undefined ? [] : [stream],
+    },
+  });
   // Most recipients share the base bitmask: one (read-only) list of names per distinct bitmask,
   // and one recipient object each, shared by the event fan-out and the listeners.
   const baseNames = flagNames(rows.base);

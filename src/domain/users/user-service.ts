@@ -111,7 +111,12 @@ export class UserService {
   async authenticateApiKey(apiKey: string): Promise<User> {
     const key = apiKey.trim();
     if (!isWellFormedApiKey(key)) throw new InvalidApiKeyError("Malformed API key");
-    const user = await this.repo.byApiKey(key);
+    const now = this.clock.now();
+    let user = this.authCache.getByKey(key, now);
+    if (user === undefined) {
+      user = await this.repo.byApiKey(key);
+      if (user !== undefined && user.isActive) this.authCache.setByKey(key, user, now);
+    }
     if (user === undefined || !constantTimeEqual(user.apiKey, key)) throw new InvalidApiKeyError();
     if (!user.isActive) throw new UserDeactivatedError();
     return user;

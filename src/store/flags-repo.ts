@@ -22,6 +22,8 @@ import type { UnreadState } from "./unread-state.js";
 export type { UnreadGroup, UnreadState } from "./unread-state.js";
 
 const READ = 1;
+/** Up to this many rows are inserted with a VALUES list (statements cached per count). */
+const SMALL_INSERT = 16;
 /** How many message ids a range walks before it reads stream by stream instead. */
 const SCAN_WINDOW = 5_000;
 /** Narrow conditions with an index of their own (see range). */
@@ -58,7 +60,17 @@ export class FlagsRepo {
    */
   async insertUserMessages(messageId: number, rows: readonly { id: number; flags: number }[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.upsertRows(rows.map((r) => [r.id, messageId, r.flags]));
+    if (rows.length > SMALL_INSERT) {
+      await this.upsertRows(rows.map((r) => [r.id, messageId, r.flags]));
+      return;
+    }
+    // A few rows (a bot's own copy, a private message's participants): plain VALUES, one cached
+    // statement per count, instead of unpacking a JSON list.
+    await this.db.run(
+      `INSERT INTO user_messages (user_id, message_id, flags) VALUES ${new Array<string>(rows.length).fill("(?, ?, ?)").join(", ")}
+       ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags`,
+      rows.flatMap((r) => [r.id, messageId, r.flags]),
+    );
   }
 
   /** Writes rows [user_id, message_id, flags] (replacing existing ones), in one statement. */

@@ -99,7 +99,7 @@ export function createServices(
   const streamAccess = new StreamAccess(store.read.streams);
   // `@*group*` mentions resolve through the user groups (src/user-features.ts).
   const userGroups = createUserGroups({ db, events, clock, users });
-  const personalLists = createPersonalLists({ db, events, clock, users });
+  const personalLists = createPersonalLists({ db, events, clock, users, changes: shared.changes });
   const linkifiers = createLinkifiers({ db, events, users, changes: shared.changes });
   // Uploaded files and custom emoji images share one storage (the uploads folder of the data dir).
   const uploadStorage = localStorageFor(config);
@@ -147,7 +147,11 @@ export function createServices(
   const sendMessage: SendMessage = (sender, message) =>
     messages.send(sender, { ...message, allowEmptyTopic: true });
   // The webhook delivery log: written in batches after the requests (src/domain/deliveries).
-  const deliveries = new DeliveryLog(db, { ...DEFAULT_DELIVERY_LOG, ...config.deliveryLog }, clock, logger);
+  // With a SQLite file store, the log has a file and a writer thread of its own (off this thread).
+  const deliveries = new DeliveryLog(db, { ...DEFAULT_DELIVERY_LOG, ...config.deliveryLog }, clock, logger, {
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+  });
   closers.push(() => deliveries.close());
   const webhooks = new WebhookService(
     registryOf(integrations),

@@ -72,9 +72,15 @@ export function createLinkifiers(
 }
 
 export function createPersonalLists(
-  deps: Pick<UserFeatureDeps, "db" | "events" | "clock" | "users">,
+  deps: Pick<UserFeatureDeps, "db" | "events" | "clock" | "users"> & { changes?: ChangeBus | undefined },
 ): PersonalListsService {
-  return new PersonalListsService(new PersonalListsRepo(deps.db), deps.users, deps.events, deps.clock);
+  return new PersonalListsService(
+    new PersonalListsRepo(deps.db),
+    deps.users,
+    deps.events,
+    deps.clock,
+    deps.changes,
+  );
 }
 
 export function createUserGroups(

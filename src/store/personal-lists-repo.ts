@@ -1,5 +1,4 @@
 import type { Queryable } from "./db.js";
-import { placeholders } from "./db.js";
 
 /** Alert words and muted users (migration 017). */
 export class PersonalListsRepo {
@@ -14,25 +13,17 @@ export class PersonalListsRepo {
     return rows.map((r) => r.word);
   }
 
-  /** Every alert word of the given users, by user id. */
-  async alertWordsOf(userIds: readonly number[]): Promise<Map<number, string[]>> {
+  /** Every user's alert words, by user id (in the order they were added). */
+  async allAlertWords(): Promise<Map<number, string[]>> {
     const out = new Map<number, string[]>();
-    if (userIds.length === 0) return out;
-    // A large stream's recipients: the (few) users with alert words, filtered here, cost less than
-    // binding thousands of parameters.
-    const large = userIds.length > 1000;
     const rows = await this.db.all<{ user_id: number; word: string }>(
-      large
-        ? "SELECT user_id, word FROM alert_words ORDER BY id"
-        : `SELECT user_id, word FROM alert_words WHERE user_id IN (${placeholders(userIds.length)}) ORDER BY id`,
-      large ? [] : [...userIds],
+      "SELECT user_id, word FROM alert_words ORDER BY id",
     );
-    const wanted = large && rows.length > 0 ? new Set(userIds) : undefined;
     for (const r of rows) {
-      if (wanted !== undefined && !wanted.has(Number(r.user_id))) continue;
-      const list = out.get(Number(r.user_id)) ?? [];
-      list.push(r.word);
-      out.set(Number(r.user_id), list);
+      const id = Number(r.user_id);
+      const list = out.get(id);
+      if (list === undefined) out.set(id, [r.word]);
+      else list.push(r.word);
     }
     return out;
   }

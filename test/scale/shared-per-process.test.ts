@@ -1,7 +1,7 @@
 /**
  * The state that was per process until issue 17's audit (docs/deploy.md, "What lives where") and is
  * shared through Redis now: presence, owner-notification intervals, per-bot webhook token buckets,
- * the sign-in throttles, the temporary-URL key of uploads and the linkifier cache. Two servers in
+ * the sign-in throttles, the temporary-URL key of uploads, the linkifier and alert-word caches. Two servers in
  * this Jest process on one PostgreSQL schema, one Redis prefix and one uploads folder; each check
  * acts on one process and observes on the other. Skipped without PostgreSQL + Redis.
  */
@@ -222,5 +222,39 @@ const ok = { result: "success", msg: "" };
     expect(rendered).toBe(
       '<p><a href="https://example.com/issues/123" title="https://example.com/issues/123">#123</a></p>',
     );
+  });
+
+  it("alert words: one added through A flags what B sends from then on", async () => {
+    const { hamlet, othello } = a.users;
+    await createStream(a, "fruit", [hamlet, othello]);
+    const sendOnB = async (content: string): Promise<number> => {
+      const res = await onB.post("/api/v1/messages", {
+        as: othello,
+        params: { type: "stream", to: "fruit", topic: "t", content },
+      });
+      expect(res.status).toBe(200);
+      return res.body.id as number;
+    };
+    const flagsOf = async (id: number): Promise<string[]> => {
+      const res = await a.api.get("/api/v1/messages", {
+        as: hamlet,
+        params: { anchor: id, num_before: 0, num_after: 0 },
+      });
+      return res.body.messages[0].flags as string[];
+    };
+    // B reads (and keeps) the realm's alert words: none yet.
+    expect(await flagsOf(await sendOnB("a banana"))).not.toContain("has_alert_word");
+    const added = await a.api.post("/api/v1/users/me/alert_words", {
+      as: hamlet,
+      params: { alert_words: JSON.stringify(["banana"]) },
+    });
+    expect(added.body).toEqual({ ...ok, alert_words: ["banana"] });
+    // The invalidation travels by pub/sub: B hears it within moments (bounded wait, not a timing check).
+    let flags = await flagsOf(await sendOnB("another banana"));
+    for (let i = 0; i < 100 && !flags.includes("has_alert_word"); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      flags = await flagsOf(await sendOnB("one more banana"));
+    }
+    expect(flags).toContain("has_alert_word");
   });
 });

@@ -1,5 +1,6 @@
 import type { Clock } from "../../clock.js";
 import { JsonableError } from "../../errors.js";
+import type { ChangeBus } from "../../infra/change-bus.js";
 import type { PersonalListsRepo } from "../../store/personal-lists-repo.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { User } from "../users/types.js";
@@ -26,12 +27,34 @@ export interface ListUsers {
 
 /** Alert words (/users/me/alert_words) and muted users (/users/me/muted_users/{id}), with events. */
 export class PersonalListsService {
+  /** Every user's alert words (few users have any), read once and dropped on every change. */
+  private everyone: Map<number, string[]> | undefined;
+  /** Bumped by every change, so a read that raced one is not kept. */
+  private generation = 0;
+
   constructor(
     private readonly repo: PersonalListsRepo,
     private readonly users: ListUsers,
     private readonly events: EventSink,
     private readonly clock: Clock,
-  ) {}
+    /** With `--redis`: a change made by another process drops this process's copy too. */
+    private readonly changes?: ChangeBus,
+  ) {
+    changes?.subscribe("alert-words", () => this.forget());
+  }
+
+  private forget(): void {
+    this.everyone = undefined;
+    this.generation++;
+  }
+
+  private async allAlertWords(): Promise<Map<number, string[]>> {
+    if (this.everyone !== undefined) return this.everyone;
+    const generation = this.generation;
+    const all = await this.repo.allAlertWords();
+    if (generation === this.generation) this.everyone = all;
+    return all;
+  }
 
   alertWords(user: User): Promise<string[]> {
     return this.repo.alertWords(user.id);
@@ -62,6 +85,8 @@ export class PersonalListsService {
   }
 
   private async publishAlertWords(user: User): Promise<string[]> {
+    this.forget();
+    this.changes?.publish("alert-words");
     const words = await this.repo.alertWords(user.id);
     this.events.send({ type: "alert_words", alert_words: words }, [user.id]);
     return words;
@@ -70,8 +95,19 @@ export class PersonalListsService {
   /** Which of `userIds` have an alert word in `content` (their copies get `has_alert_word`). */
   async usersAlerted(content: string, userIds: readonly number[]): Promise<Set<number>> {
     const out = new Set<number>();
-    for (const [userId, words] of await this.repo.alertWordsOf(userIds)) {
+    const all = await this.allAlertWords();
+    if (all.size === 0) return out;
+    const alerted = (userId: number, words: readonly string[]): void => {
       if (words.some((w) => containsAlertWord(content, w))) out.add(userId);
+    };
+    if (all.size < userIds.length) {
+      const wanted = new Set(userIds);
+      for (const [userId, words] of all) if (wanted.has(userId)) alerted(userId, words);
+    } else {
+      for (const userId of userIds) {
+        const words = all.get(userId);
+        if (words !== undefined) alerted(userId, words);
+      }
     }
     return out;
   }

@@ -73,6 +73,14 @@ export class SqliteDb implements Db {
     return stmt;
   }
 
+  /**
+   * A transaction-control statement, prepared once (exec would parse it on every call: four of
+   * them per logical transaction).
+   */
+  private control(sql: string): void {
+    this.prepare(sql).run();
+  }
+
   /** True when a statement must not run inside someone else's open transaction. */
   private mustQueue(sql: string): boolean {
     return this.draining && !this.prepare(sql).readonly;
@@ -128,7 +136,7 @@ export class SqliteDb implements Db {
     try {
       while (this.pending.length > 0) {
         const group: { job: PendingTx; ok: boolean; value: unknown; error: unknown }[] = [];
-        this.db.exec("BEGIN IMMEDIATE");
+        this.control("BEGIN IMMEDIATE");
         try {
           for (let n = 0; n < MAX_GROUP; n++) {
             if (this.pending.length === 0) {
@@ -139,23 +147,23 @@ export class SqliteDb implements Db {
               if (this.pending.length === 0) break;
             }
             const job = this.pending.shift()!;
-            this.db.exec("SAVEPOINT logical_tx");
+            this.control("SAVEPOINT logical_tx");
             try {
               const value = await job.fn(this.inTx);
-              this.db.exec("RELEASE logical_tx");
+              this.control("RELEASE logical_tx");
               group.push({ job, ok: true, value, error: undefined });
             } catch (err) {
-              this.db.exec("ROLLBACK TO logical_tx");
-              this.db.exec("RELEASE logical_tx");
+              this.control("ROLLBACK TO logical_tx");
+              this.control("RELEASE logical_tx");
               group.push({ job, ok: false, value: undefined, error: err });
             }
           }
-          this.db.exec("COMMIT");
+          this.control("COMMIT");
           this.busy = group.length > 1 || now() - this.lastCommitAt < BUSY_WINDOW_MS;
           this.lastCommitAt = now();
         } catch (err) {
           // The group could not be committed: nothing of it is stored, so every member fails.
-          if (this.db.inTransaction) this.db.exec("ROLLBACK");
+          if (this.db.inTransaction) this.control("ROLLBACK");
           for (const g of group) g.job.reject(g.ok ? err : g.error);
           continue;
         }

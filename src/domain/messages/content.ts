@@ -42,6 +42,7 @@ export function messageHas(html: string): { link: boolean; image: boolean; attac
   return {
     link: /<a\s[^>]*href=/i.test(html),
     image: /<img\s/i.test(html),
-    attachment: /<a\s[^>]*href="(?:[^"]*)?\/user_uploads\//i.test(html),
+    // The plain search first: the full pattern backtracks over every link of a message with many.
+    attachment: /\/user_uploads\//i.test(html) && /<a\s[^>]*href="(?:[^"]*)?\/user_uploads\//i.test(html),
   };
 }

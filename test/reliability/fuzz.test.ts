@@ -101,7 +101,14 @@ async function onlyOwnerNotices(changed: string[], lastMessageId: number): Promi
  * Logs that record every request by design, accepted or not, and are written by background work
  * too: the webhook delivery log (migration 020, docs/integration-operations.md).
  */
-const LOG_TABLES = ["webhook_deliveries"];
+/**
+ * Written after the request, whatever its answer: the delivery log, and SQLite's full-text index,
+ * which catches up in the background with messages sent earlier (migration 026).
+ */
+const LOG_TABLES = [
+  "webhook_deliveries",
+  ...["", "_data", "_idx", "_docsize", "_config", "_state"].map((s) => `messages_fts${s}`),
+];
 
 let snapshot: { changes: string; digest: Map<string, string> } | undefined;
 

@@ -1,0 +1,114 @@
+/**
+ * The writes of `user_messages` rows and sparse messages' derived flags that sending, editing and
+ * moving need (FlagsRepo, flags-repo.ts, adds the reads and flag changes; the model is described
+ * in narrow-sql.ts).
+ */
+import type { Queryable } from "./db.js";
+import { COVERED, DERIVED_READ, NOT_RECEIVED } from "./narrow-sql.js";
+
+/** Up to this many rows are inserted with a VALUES list (statements cached per count). */
+const SMALL_INSERT = 16;
+
+export class RecipientRowsRepo {
+  constructor(protected readonly db: Queryable) {}
+
+  /** `IN (…)` over a JSON array parameter: one constant SQL text for any number of ids. */
+  protected idsIn(): string {
+    return this.db.dialect === "sqlite"
+      ? "(SELECT value FROM json_each(?))"
+      : "(SELECT json_array_elements_text(?::json)::bigint)";
+  }
+
+  /** The highest message id (0 when none): bounds of subscription intervals and watermarks. */
+  async maxId(): Promise<number> {
+    const r = await this.db.get<{ m: number | null }>("SELECT MAX(id) AS m FROM messages");
+    return r?.m == null ? 0 : Number(r.m);
+  }
+
+  /**
+   * A new message's rows, in one statement: a VALUES list for a few, else one JSON parameter
+   * ([[user_id, message_id, flags], …]) whatever the number (a constant SQL text, prepared once).
+   */
+  async insertUserMessages(messageId: number, rows: readonly { id: number; flags: number }[]): Promise<void> {
+    if (rows.length === 0) return;
+    if (rows.length > SMALL_INSERT) {
+      await this.upsertRows(rows.map((r) => [r.id, messageId, r.flags]));
+      return;
+    }
+    // A few rows (a bot's own copy, a private message's participants): plain VALUES, one cached
+    // statement per count, instead of unpacking a JSON list.
+    await this.db.run(
+      `INSERT INTO user_messages (user_id, message_id, flags) VALUES ${new Array<string>(rows.length).fill("(?, ?, ?)").join(", ")}
+       ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags`,
+      rows.flatMap((r) => [r.id, messageId, r.flags]),
+    );
+  }
+
+  /** Writes rows [user_id, message_id, flags] (replacing existing ones), in one statement. */
+  protected async upsertRows(rows: readonly (readonly [number, number, number])[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.run(
+      this.db.dialect === "sqlite"
+        ? `INSERT INTO user_messages (user_id, message_id, flags)
+           SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+           FROM json_each(?) WHERE true
+           ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags`
+        : `INSERT INTO user_messages (user_id, message_id, flags)
+           SELECT (e->>0)::bigint, (e->>1)::bigint, (e->>2)::bigint FROM json_array_elements(?::json) AS e
+           ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  /**
+   * A new sparse stream message's rows: `rows` (its exceptions) and a "not received" row for each
+   * deactivated user still subscribed (driven by the partial index users_inactive).
+   */
+  async insertStreamMessageRows(
+    messageId: number,
+    streamId: number,
+    rows: readonly { id: number; flags: number }[],
+  ): Promise<void> {
+    await this.insertUserMessages(messageId, rows);
+    // CROSS JOIN: SQLite's way to drive from the (few) deactivated users.
+    await this.db.run(
+      `INSERT INTO user_messages (user_id, message_id, flags)
+       SELECT u.id, ?, ${NOT_RECEIVED} FROM users u ${this.db.dialect === "sqlite" ? "CROSS JOIN" : "JOIN"} subscriptions s
+         ON s.user_id = u.id AND s.stream_id = ?
+       WHERE u.is_active = 0 AND s.active = 1 AND s.active_from <= ?
+       ON CONFLICT (user_id, message_id) DO NOTHING`,
+      [messageId, streamId, messageId],
+    );
+  }
+
+  /** Sets or clears wildcard_mentioned in a sparse message's derived flags (an edit). */
+  async setWildcardMentioned(messageId: number, on: boolean): Promise<void> {
+    await this.db.run(
+      `UPDATE messages SET recipient_flags = ${on ? "recipient_flags | 16" : "recipient_flags & ~16"}
+       WHERE id = ? AND recipient_flags IS NOT NULL`,
+      [messageId],
+    );
+  }
+
+  /**
+   * Gives sparse messages a row per recipient (before a move between streams, whose recipients do
+   * not follow the new stream's intervals): each recipient's derived flags become a row.
+   */
+  async densify(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    const json = JSON.stringify(ids);
+    await this.db.run(
+      `INSERT INTO user_messages (user_id, message_id, flags)
+       SELECT sub.user_id, m.id, m.recipient_flags | ${DERIVED_READ}
+       FROM messages m JOIN subscriptions sub ON sub.stream_id = m.stream_id
+       WHERE m.id IN ${this.idsIn()} AND ${COVERED}
+       ON CONFLICT (user_id, message_id) DO NOTHING`,
+      [json],
+    );
+    await this.db.run(
+      `DELETE FROM user_messages WHERE message_id IN ${this.idsIn()} AND (flags & ${NOT_RECEIVED}) <> 0`,
+      [json],
+    );
+    await this.db.run(`UPDATE messages SET recipient_flags = NULL WHERE id IN ${this.idsIn()}`, [json]);
+  }
+}

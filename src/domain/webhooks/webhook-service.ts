@@ -26,7 +26,8 @@ import type { UserService } from "../users/user-service.js";
 import type { User } from "../users/types.js";
 import { misconfiguredNotice } from "./misconfigured.js";
 import { verifySignature } from "./signatures.js";
-import { dispatchWebhook, readBody, unquote, type DispatchOutcome, type WebhookRequest } from "./stages.js";
+import { readBody, unquote, type DispatchOutcome, type WebhookRequest } from "./stages.js";
+import { dispatchLazily } from "./lazy-dispatch.js";
 import {
   missingHeaderMessage,
   invalidJsonMessage,
@@ -88,12 +89,6 @@ export type WebhookResult =
 
 /** At most one owner notification of each kind per bot per minute (Zulip's BOT_OWNER_STREAM_ALERT_WAITPERIOD). */
 const NOTIFY_INTERVAL_MS = 60_000;
-
-/** Thrown by the lazy user directory on first use; the pipeline loads it and renders again. */
-class DirectoryNeeded extends Error {}
-
-/** Thrown by the lazy bot configuration on first use (the template integration reads it). */
-class BotConfigNeeded extends Error {}
 
 /** What the stages found out, for the delivery log, even when a later stage throws. */
 interface Trace {
@@ -379,44 +374,17 @@ export class WebhookService {
     );
   }
 
-  /**
-   * Stages "read body" to "render" (pure), with the realm's user directory loaded lazily: only
-   * when a handler asks for a name is it loaded, and the pure stages run again.
-   */
-  private async dispatch(
-    integration: AnyIntegration,
-    bot: User,
-    req: WebhookRequest,
-  ): Promise<DispatchOutcome> {
-    let names: Map<string, string> | undefined;
-    let config: Readonly<Record<string, string>> | undefined;
-    for (;;) {
-      try {
-        return dispatchWebhook(integration, {
-          ...req,
-          userFullName: (email) => {
-            if (names === undefined) throw new DirectoryNeeded();
-            return names.get(email.toLowerCase());
-          },
-          botConfig: () => {
-            if (config === undefined) throw new BotConfigNeeded();
-            return config;
-          },
-        });
-      } catch (err) {
-        if (err instanceof DirectoryNeeded && names === undefined) {
-          names = new Map(
-            (await this.users.allUsers())
-              .filter((u) => u.isActive)
-              .map((u) => [u.email.toLowerCase(), u.fullName]),
-          );
-        } else if (err instanceof BotConfigNeeded && config === undefined) {
-          config = await this.users.botConfig(bot.id);
-        } else {
-          throw err;
-        }
-      }
-    }
+  /** Stages "read body" to "render", with the user directory and bot config loaded on demand. */
+  private dispatch(integration: AnyIntegration, bot: User, req: WebhookRequest): Promise<DispatchOutcome> {
+    return dispatchLazily(integration, req, {
+      directory: async () =>
+        new Map(
+          (await this.users.allUsers())
+            .filter((u) => u.isActive)
+            .map((u) => [u.email.toLowerCase(), u.fullName]),
+        ),
+      botConfig: () => this.users.botConfig(bot.id),
+    });
   }
 
   /** Stage "deliver": to the stream (name or id, decoded once more), else privately to the owner. */

@@ -1,144 +1,107 @@
 import type { Clock } from "../../clock.js";
 import type { Logger } from "../../logger.js";
 import type { Db } from "../../store/db.js";
-import { DeliveriesRepo } from "../../store/deliveries-repo.js";
+import { deliveriesFileFor, openDeliveriesDb } from "../../store/deliveries-db.js";
 import type { DeliveryQuery } from "../../store/deliveries-repo.js";
+import type { IncomingCapture } from "./entries.js";
+import { LocalLog } from "./local-log.js";
+import type { PendingDelivery } from "./local-log.js";
 import type { Delivery, DeliveryLogConfig, NewDelivery } from "./types.js";
+import { WriterClient } from "./writer-client.js";
 
-/** Rows deleted per pruning statement (pruning works in small steps between requests). */
-const PRUNE_BATCH = 500;
-/** How often entries are pruned by age. */
-const AGE_PRUNE_INTERVAL_MS = 60_000;
-/** Entries buffered beyond this are written at once instead of after the delay. */
-const MAX_BUFFERED = 512;
+export type { PendingDelivery } from "./local-log.js";
 
-/** An entry to write: built (redacted, truncated, serialized) when the batch is written, not on the request. */
-export type PendingDelivery = () => NewDelivery;
+/** Where the server's store is (the log of a SQLite file store gets a file of its own). */
+export interface DeliveryLogStore {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** The writer thread's script (tests: one that cannot start, to see the fallback). */
+  writerScript?: URL | undefined;
+}
 
 /**
- * The durable delivery log. The webhook path only appends a closure to a buffer; the buffer is
- * written in one transaction `flushDelayMs` later (or at once past MAX_BUFFERED), so a request
- * never waits for the database. A bot is pruned to its newest `maxPerBot` entries each time a
- * tenth of that many were written for it (so it may hold up to 10 % more for a while), and once a minute entries older than `maxAgeMs` are deleted, in
- * small batches. An entry is lost only if the process dies within the flush delay.
+ * The durable delivery log (docs/integration-operations.md, "The delivery log's cost"). A request
+ * only queues what it has to log; entries are built (redacted, truncated, serialised) and written
+ * in batches after the request, with their pruning by count per bot and by age (LocalLog).
+ *
+ * - SQLite file store: the log has its own file next to the main one (`deliveries.sqlite3`,
+ *   store/deliveries-db.ts), owned by a writer thread (writer-thread.ts). The server's thread
+ *   hands the captures over once per turn of its event loop and does nothing else for an entry;
+ *   reads first have the thread write everything handed over before them.
+ * - PostgreSQL and in-memory SQLite (tests): in the server's thread, in the main store, as before.
+ *
+ * Reads see every answered request. An entry is lost only if the process dies before it is written
+ * (within `flushDelayMs` plus the writer's queue, a few milliseconds).
  */
 export class DeliveryLog {
-  private readonly repo: DeliveriesRepo;
-  private buffer: PendingDelivery[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> = Promise.resolve();
-  private lastAgePruneMs = -Infinity;
-  /** Entries written per bot since its last pruning (a bot is pruned once enough have piled up). */
-  private readonly sincePrune = new Map<number, number>();
+  private readonly local: LocalLog | undefined;
+  private readonly thread: WriterClient | undefined;
+  /** A log file opened in this thread (a file store with the log off: reads only). */
+  private readonly ownDb: Promise<Db> | undefined;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     readonly config: DeliveryLogConfig,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
+    clock: Clock,
+    logger: Logger,
+    store?: DeliveryLogStore,
   ) {
-    this.repo = new DeliveriesRepo(db);
+    const target = store === undefined ? undefined : deliveriesFileFor(store);
+    const warn = (msg: string, fields: Record<string, unknown>): void => logger.warn(msg, fields);
+    if (target === undefined) {
+      this.local = new LocalLog(Promise.resolve(db), config, clock, warn);
+    } else if (config.enabled) {
+      this.thread = new WriterClient(target, config, clock, logger, store?.writerScript);
+    } else {
+      this.ownDb = openDeliveriesDb(target.file, target.mainFile).then((o) => o.db);
+      this.ownDb.catch(() => undefined);
+      this.local = new LocalLog(this.ownDb, config, clock, warn);
+    }
   }
 
   get enabled(): boolean {
     return this.config.enabled;
   }
 
-  /** Queues an entry (no I/O now). */
+  /** Queues an entry built later (in this thread; prefer recordIncoming, built by the writer). */
   record(entry: PendingDelivery): void {
     if (!this.config.enabled) return;
-    this.buffer.push(entry);
-    if (this.buffer.length >= MAX_BUFFERED) {
-      this.schedule(0);
-    } else if (this.timer === undefined) {
-      this.schedule(this.config.flushDelayMs);
-    }
+    if (this.thread !== undefined) this.thread.record(entry);
+    else this.local!.record(entry);
+  }
+
+  /** Queues an incoming request's entry, built (redacted) where it is written: no work now. */
+  recordIncoming(capture: IncomingCapture): void {
+    if (!this.config.enabled) return;
+    if (this.thread !== undefined) this.thread.recordIncoming(capture);
+    else this.local!.record(capture);
   }
 
   /** Writes an entry now and returns its id (replays answer with the new entry). */
-  async recordNow(entry: NewDelivery): Promise<number> {
-    await this.flush();
-    const id = await this.repo.insert(entry);
-    await this.prune(new Set([entry.botId]));
-    return id;
+  recordNow(entry: NewDelivery): Promise<number> {
+    return this.thread !== undefined ? this.thread.recordNow(entry) : this.local!.recordNow(entry);
   }
 
-  /** Writes every buffered entry (reads call it first, so they see every answered request). */
-  async flush(): Promise<void> {
-    if (this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
-    const batch = this.buffer;
-    this.buffer = [];
-    const previous = this.writing;
-    this.writing = previous.then(() => this.write(batch));
-    await this.writing;
+  /** Writes every queued entry (reads do it first, so they see every answered request). */
+  flush(): Promise<void> {
+    return this.thread !== undefined ? this.thread.flush() : this.local!.flush();
   }
 
-  async list(q: DeliveryQuery): Promise<Delivery[]> {
-    await this.flush();
-    return this.repo.list(q);
+  list(q: DeliveryQuery): Promise<Delivery[]> {
+    return this.thread !== undefined ? this.thread.list(q) : this.local!.list(q);
   }
 
-  async byId(botId: number, id: number): Promise<Delivery | undefined> {
-    await this.flush();
-    return this.repo.byId(botId, id);
+  byId(botId: number, id: number): Promise<Delivery | undefined> {
+    return this.thread !== undefined ? this.thread.byId(botId, id) : this.local!.byId(botId, id);
   }
 
+  /** Writes every queued entry; ends the writer thread, closes the log's own file. */
   async close(): Promise<void> {
-    await this.flush();
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.flush().catch(() => undefined);
-    }, delayMs);
-    this.timer.unref();
-  }
-
-  private async write(batch: PendingDelivery[]): Promise<void> {
-    if (batch.length === 0) return;
-    const bots = new Set<number>();
-    try {
-      const entries = batch.map((build) => build());
-      // A bot is pruned once a tenth of its allowance (at least one) was written since the last time.
-      const step = Math.max(1, Math.floor(this.config.maxPerBot / 10));
-      for (const entry of entries) {
-        const n = (this.sincePrune.get(entry.botId) ?? 0) + 1;
-        this.sincePrune.set(entry.botId, n);
-        if (n >= step) bots.add(entry.botId);
-      }
-      for (const botId of bots) this.sincePrune.delete(botId);
-      // The batch and its bots' pruning share one transaction (one commit instead of three).
-      await this.db.transaction(async (tx) => {
-        const repo = new DeliveriesRepo(tx);
-        await repo.insertMany(entries);
-        for (const botId of bots) await repo.pruneBot(botId, this.config.maxPerBot, PRUNE_BATCH);
-      });
-      await this.pruneByAge();
-    } catch (err) {
-      // The log must never break webhooks: a failed write is reported and dropped.
-      this.logger.warn("delivery log: could not write entries", {
-        count: batch.length,
-        error: err instanceof Error ? err.message : String(err),
-      });
+    if (this.thread !== undefined) {
+      await this.thread.close();
+      return;
     }
-  }
-
-  private async prune(bots: Set<number>): Promise<void> {
-    for (const botId of bots) await this.repo.pruneBot(botId, this.config.maxPerBot, PRUNE_BATCH);
-    await this.pruneByAge();
-  }
-
-  /** Entries older than the maximum age, once a minute at most. */
-  private async pruneByAge(): Promise<void> {
-    const now = this.clock.now();
-    if (now - this.lastAgePruneMs >= AGE_PRUNE_INTERVAL_MS) {
-      this.lastAgePruneMs = now;
-      await this.repo.pruneOlderThan(now - this.config.maxAgeMs, PRUNE_BATCH);
-    }
+    await this.local!.flush();
+    if (this.ownDb !== undefined) await (await this.ownDb.catch(() => undefined))?.close();
   }
 }

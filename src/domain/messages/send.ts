@@ -92,7 +92,8 @@ async function sendToStream(deps: MessageDeps, sender: User, input: SendInput): 
     await linkAttachments(repos, sender.id, messageId, content);
     return storedOf(messageId, message);
   });
-  await streams.noteMessageSent(stream.id, stored.id);
+  // A stream's first message id is written once (the stream read above tells whether it is).
+  if (stream.firstMessageId === null) await streams.noteMessageSent(stream.id, stored.id);
   await afterSend(deps, stored, sender, rendered, recipients, stream, [], input);
   return stored.id;
 }

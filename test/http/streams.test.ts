@@ -156,6 +156,23 @@ describe("GET /api/v1/streams/{stream_id}", () => {
     expect(res.body).toEqual({ result: "success", msg: "", stream: DENMARK });
   });
 
+  it("gives first_message_id the stream's first message, which later messages leave as it is", async () => {
+    const ids: number[] = [];
+    for (const content of ["first", "second", "third"]) {
+      const sent = await s.api.post("/api/v1/messages", {
+        as: s.users.hamlet,
+        params: { type: "stream", to: "Denmark", topic: "t", content },
+      });
+      ids.push(sent.body.id as number);
+    }
+    const res = await s.api.get("/api/v1/streams/2", { as: s.users.othello, ...STREAMS_SCHEMA_GAP });
+    expect(res.body).toEqual({
+      result: "success",
+      msg: "",
+      stream: { ...DENMARK, first_message_id: ids[0] },
+    });
+  });
+
   it("answers a private stream to its subscriber and to an administrator", async () => {
     for (const user of [s.users.othello, s.users.iago]) {
       const res = await s.api.get("/api/v1/streams/3", { as: user, ...STREAMS_SCHEMA_GAP });

@@ -277,6 +277,57 @@ describe("DeliveryLog with a file store", () => {
     }
   });
 
+  it("redacts the captures it is handed in the writer thread: no secret reaches the file", async () => {
+    const dir = tempDir();
+    const { logger, lines } = recordingLogger();
+    const log = new DeliveryLog(await openStore({ dataDir: ":memory:" }), config, new ManualClock(), logger, {
+      databaseUrl: undefined,
+      dataDir: dir,
+    });
+    try {
+      const incoming = capture(7, "/api/v1/external/github?api_key=key-111&token=query-222", "");
+      log.recordIncoming({
+        ...incoming,
+        headers: { "content-type": "application/json", "x-hub-signature-256": "sha256=sig-333" },
+        rawBody: Buffer.from('{"ref":"main","secret":"body-444"}', "utf8"),
+      });
+      log.recordOutgoing(() => ({
+        botId: 7,
+        createdMs: Date.UTC(2026, 10, 24),
+        integration: "generic",
+        event: "mention",
+        url: "https://bots.example/hook",
+        headers: { "x-delivery-id": "1.1" },
+        body: '{"data":"hello","token":"outgoing-555"}',
+        contentType: "application/json",
+        responseStatus: 200,
+        responseBody: "{}",
+        outcome: "delivered",
+        messageIds: [],
+        attempts: 1,
+        error: undefined,
+        replayOf: null,
+      }));
+      const [outgoing, logged] = await log.list({ botId: 7, limit: 10 });
+      expect(logged!.url).toBe("/api/v1/external/github?token=%5Bredacted%5D");
+      expect(logged!.requestHeaders["x-hub-signature-256"]).toBe("[redacted]");
+      expect(logged!.requestBody).toBe('{"ref":"main","secret":"[redacted]"}');
+      expect(outgoing!.requestBody).toBe('{"data":"hello","token":"[redacted]"}');
+    } finally {
+      await log.close();
+    }
+    expect(lines).toEqual([]);
+    const file = path.join(dir, "deliveries.sqlite3");
+    const bytes = [file, `${file}-wal`, `${file}-shm`]
+      .filter((f) => fs.existsSync(f))
+      .map((f) => fs.readFileSync(f).toString("latin1"))
+      .join("");
+    expect(bytes).toContain('{"data":"hello","token":"[redacted]"}');
+    for (const secret of ["key-111", "query-222", "sig-333", "body-444", "outgoing-555"]) {
+      expect([secret, bytes.includes(secret)]).toEqual([secret, false]);
+    }
+  });
+
   it("keeps its entries across a restart, and copies those of an older main store once", async () => {
     const dir = tempDir();
     const mainFile = path.join(dir, "chat.sqlite3");

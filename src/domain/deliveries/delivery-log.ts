@@ -3,7 +3,7 @@ import type { Logger } from "../../logger.js";
 import type { Db } from "../../store/db.js";
 import { deliveriesFileFor, openDeliveriesDb } from "../../store/deliveries-db.js";
 import type { DeliveryQuery } from "../../store/deliveries-repo.js";
-import type { IncomingCapture } from "./entries.js";
+import type { IncomingCapture, OutgoingCapture } from "./entries.js";
 import { LocalLog } from "./local-log.js";
 import type { PendingDelivery } from "./local-log.js";
 import type { Delivery, DeliveryLogConfig, NewDelivery } from "./types.js";
@@ -74,7 +74,17 @@ export class DeliveryLog {
   recordIncoming(capture: IncomingCapture): void {
     if (!this.config.enabled) return;
     if (this.thread !== undefined) this.thread.recordIncoming(capture);
-    else this.local!.record(capture);
+    else this.local!.record({ incoming: capture });
+  }
+
+  /**
+   * Queues an outgoing attempt's entry: `capture` is called after the request (at the end of the
+   * event-loop turn), the entry built (redacted) where it is written.
+   */
+  recordOutgoing(capture: () => OutgoingCapture): void {
+    if (!this.config.enabled) return;
+    if (this.thread !== undefined) this.thread.recordOutgoing(capture);
+    else this.local!.record({ outgoing: capture });
   }
 
   /** Writes an entry now and returns its id (replays answer with the new entry). */

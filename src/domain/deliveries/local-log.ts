@@ -2,8 +2,8 @@ import type { Clock } from "../../clock.js";
 import type { Db } from "../../store/db.js";
 import { DeliveriesRepo } from "../../store/deliveries-repo.js";
 import type { DeliveryQuery } from "../../store/deliveries-repo.js";
-import { incomingEntry } from "./entries.js";
-import type { IncomingCapture } from "./entries.js";
+import { incomingEntry, outgoingEntry } from "./entries.js";
+import type { IncomingCapture, OutgoingCapture } from "./entries.js";
 import type { Delivery, DeliveryLogConfig, NewDelivery } from "./types.js";
 
 /** Rows deleted per pruning statement (pruning works in small steps between requests). */
@@ -16,8 +16,12 @@ const MAX_BUFFERED = 512;
 /** An entry to write: built (redacted, truncated, serialized) when the batch is written, not on the request. */
 export type PendingDelivery = () => NewDelivery;
 
-/** What the log queues: an entry to build, or an incoming request's capture (built with incomingEntry). */
-export type QueuedDelivery = PendingDelivery | IncomingCapture;
+/**
+ * What the log queues: an entry to build, or a capture (built with incomingEntry / outgoingEntry;
+ * an outgoing one may itself be made late: it serialises the request).
+ */
+export type QueuedDelivery =
+  PendingDelivery | { incoming: IncomingCapture } | { outgoing: OutgoingCapture | (() => OutgoingCapture) };
 
 /**
  * The log's writing side, in the thread that owns its store: entries are queued, built and written
@@ -101,7 +105,13 @@ export class LocalLog {
   }
 
   private build(item: QueuedDelivery): NewDelivery {
-    return typeof item === "function" ? item() : incomingEntry(item, this.config.maxBodyBytes);
+    if (typeof item === "function") return item();
+    return "incoming" in item
+      ? incomingEntry(item.incoming, this.config.maxBodyBytes)
+      : outgoingEntry(
+          typeof item.outgoing === "function" ? item.outgoing() : item.outgoing,
+          this.config.maxBodyBytes,
+        );
   }
 
   private async write(batch: QueuedDelivery[]): Promise<void> {

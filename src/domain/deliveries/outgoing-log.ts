@@ -4,7 +4,6 @@ import type { BotService, User } from "../users/types.js";
 import { Interface, genericRequestBody, slackRequestForm } from "../outgoing/payload.js";
 import type { JobPayload } from "../outgoing/payload.js";
 import type { DeliveryLog } from "./delivery-log.js";
-import { outgoingEntry } from "./entries.js";
 import type { Outcome } from "./types.js";
 
 /** How one HTTP attempt of the outgoing worker ended (its `Attempt`, structurally). */
@@ -54,7 +53,8 @@ export function hostOf(url: string): string {
 /**
  * The outgoing worker's hook: one log entry per HTTP attempt. `delivered` for a 2xx answer,
  * `retrying` for a timeout or connection error that will be tried again, `failed` otherwise.
- * Everything is built when the batch is written, not on the worker's path.
+ * The request is serialised when the turn's entries are handed to the log, the entry built
+ * (redacted) where it is written: never on the worker's path.
  */
 export function outgoingAttemptLogger(
   log: DeliveryLog,
@@ -91,28 +91,25 @@ export function outgoingAttemptLogger(
         error = `${attempt.name}: ${attempt.message}`;
     }
     const host = hostOf(realmUrl());
-    log.record(() => {
+    log.recordOutgoing(() => {
       const request = outgoingRequest(a.job, a.bot, a.service, a.payload, host);
-      return outgoingEntry(
-        {
-          botId: a.bot.id,
-          createdMs: at,
-          integration: a.service.interface === Interface.SLACK ? "slack" : "generic",
-          event: a.payload.trigger,
-          url: a.service.baseUrl,
-          headers: { "x-delivery-id": request.deliveryId },
-          body: request.body,
-          contentType: request.contentType,
-          responseStatus: status,
-          responseBody,
-          outcome,
-          messageIds: [],
-          attempts: a.job.attempts,
-          error,
-          replayOf: null,
-        },
-        log.config.maxBodyBytes,
-      );
+      return {
+        botId: a.bot.id,
+        createdMs: at,
+        integration: a.service.interface === Interface.SLACK ? "slack" : "generic",
+        event: a.payload.trigger,
+        url: a.service.baseUrl,
+        headers: { "x-delivery-id": request.deliveryId },
+        body: request.body,
+        contentType: request.contentType,
+        responseStatus: status,
+        responseBody,
+        outcome,
+        messageIds: [],
+        attempts: a.job.attempts,
+        error,
+        replayOf: null,
+      };
     });
   };
 }

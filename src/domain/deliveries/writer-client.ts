@@ -4,9 +4,9 @@ import type { Logger } from "../../logger.js";
 import { openDeliveriesDb } from "../../store/deliveries-db.js";
 import type { Db } from "../../store/db.js";
 import type { DeliveryQuery } from "../../store/deliveries-repo.js";
-import type { IncomingCapture } from "./entries.js";
+import type { IncomingCapture, OutgoingCapture } from "./entries.js";
 import { LocalLog } from "./local-log.js";
-import type { PendingDelivery } from "./local-log.js";
+import type { QueuedDelivery } from "./local-log.js";
 import type { Delivery, DeliveryLogConfig, NewDelivery } from "./types.js";
 import type { Call, FromWriter, Handover, ToWriter, WriterData } from "./writer-protocol.js";
 
@@ -41,7 +41,8 @@ function errorText(err: unknown): string {
  */
 export class WriterClient {
   private readonly worker: Worker;
-  private pending: (Handover | PendingDelivery)[] = [];
+  /** Queued in this turn (a late outgoing capture is made when posted). */
+  private pending: (Handover | QueuedDelivery)[] = [];
   private posting = false;
   private readonly calls = new Map<number, Outstanding>();
   private nextId = 1;
@@ -71,7 +72,7 @@ export class WriterClient {
   }
 
   /** Queues an entry: posted to the thread with the others of this turn of the event loop. */
-  record(item: Handover | PendingDelivery): void {
+  record(item: Handover | QueuedDelivery): void {
     if (this.fallback !== undefined) {
       this.fallback.log.record(localItem(item));
       return;
@@ -84,7 +85,11 @@ export class WriterClient {
   }
 
   recordIncoming(capture: IncomingCapture): void {
-    this.record({ capture: { ...capture, rawBody: compact(capture.rawBody) } });
+    this.record({ incoming: { ...capture, rawBody: compact(capture.rawBody) } });
+  }
+
+  recordOutgoing(capture: () => OutgoingCapture): void {
+    this.record({ outgoing: capture });
   }
 
   recordNow(entry: NewDelivery): Promise<number> {
@@ -130,12 +135,15 @@ export class WriterClient {
     this.pending = [];
     const items: Handover[] = [];
     for (const item of queued) {
-      if (typeof item !== "function") {
-        items.push(item);
-        continue;
-      }
       try {
-        items.push({ entry: item() });
+        if (typeof item === "function") {
+          items.push({ entry: item() });
+        } else if ("outgoing" in item) {
+          const o = item.outgoing;
+          items.push({ outgoing: typeof o === "function" ? o() : o });
+        } else {
+          items.push(item);
+        }
       } catch (err) {
         this.logger.warn("delivery log: could not build an entry", { error: errorText(err) });
       }
@@ -211,9 +219,9 @@ export class WriterClient {
   }
 }
 
-function localItem(item: Handover | PendingDelivery): PendingDelivery | IncomingCapture {
-  if (typeof item === "function") return item;
-  if ("capture" in item) return item.capture;
+/** An item as the log in this thread takes it. */
+function localItem(item: Handover | QueuedDelivery): QueuedDelivery {
+  if (typeof item === "function" || !("entry" in item)) return item;
   const entry = item.entry;
   return () => entry;
 }

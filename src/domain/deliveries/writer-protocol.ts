@@ -3,7 +3,7 @@
  * structured-cloneable data; writer-client.ts and writer-thread.ts).
  */
 import type { DeliveryQuery } from "../../store/deliveries-repo.js";
-import type { IncomingCapture } from "./entries.js";
+import type { IncomingCapture, OutgoingCapture } from "./entries.js";
 import type { DeliveryLogConfig, NewDelivery } from "./types.js";
 
 /** What the writer thread is started with. */
@@ -17,7 +17,7 @@ export interface WriterData {
 }
 
 /** One queued entry: a capture to build there, or an entry already built. */
-export type Handover = { capture: IncomingCapture } | { entry: NewDelivery };
+export type Handover = { incoming: IncomingCapture } | { outgoing: OutgoingCapture } | { entry: NewDelivery };
 
 export type Call =
   | { op: "list"; query: DeliveryQuery }

@@ -56,9 +56,10 @@ function main(port: NonNullable<typeof parentPort>, data: WriterData): void {
   };
 
   const queue = (item: Handover): void => {
-    if ("capture" in item) {
-      const c = item.capture;
-      log.record({ ...c, rawBody: asBuffer(c.rawBody) });
+    if ("incoming" in item) {
+      log.record({ incoming: { ...item.incoming, rawBody: asBuffer(item.incoming.rawBody) } });
+    } else if ("outgoing" in item) {
+      log.record(item);
     } else {
       const entry = entryOf(item.entry);
       log.record(() => entry);

@@ -328,6 +328,22 @@ describe("DeliveryLog with a file store", () => {
     }
   });
 
+  it("closes once however often asked, and drops (with a warning) what is queued after", async () => {
+    const dir = tempDir();
+    const { logger, lines } = recordingLogger();
+    const log = new DeliveryLog(await openStore({ dataDir: ":memory:" }), config, new ManualClock(), logger, {
+      databaseUrl: undefined,
+      dataDir: dir,
+    });
+    log.recordIncoming(capture(7, "/a", '{"a":1}'));
+    await Promise.all([log.close(), log.close()]);
+    await log.close();
+    log.recordIncoming(capture(7, "/late", '{"b":1}'));
+    await expect(log.list({ botId: 7, limit: 10 })).rejects.toThrow("the delivery log is closed");
+    expect(lines).toEqual(["warn delivery log: an entry queued after the log closed was dropped {}"]);
+    expect(rows(path.join(dir, "deliveries.sqlite3")).map((r) => r.url)).toEqual(["/a"]);
+  });
+
   it("keeps its entries across a restart, and copies those of an older main store once", async () => {
     const dir = tempDir();
     const mainFile = path.join(dir, "chat.sqlite3");

@@ -51,6 +51,7 @@ export class WriterClient {
   private unconfirmed: Handover[][] = [];
   private fallback: { log: LocalLog; db: Promise<Db> } | undefined;
   private closing = false;
+  private closed: Promise<void> | undefined;
 
   constructor(
     private readonly target: { file: string; mainFile: string },
@@ -75,6 +76,10 @@ export class WriterClient {
   record(item: Handover | QueuedDelivery): void {
     if (this.fallback !== undefined) {
       this.fallback.log.record(localItem(item));
+      return;
+    }
+    if (this.closing) {
+      this.logger.warn("delivery log: an entry queued after the log closed was dropped", {});
       return;
     }
     this.pending.push(item);
@@ -108,8 +113,13 @@ export class WriterClient {
     return this.call({ op: "byId", botId, id }) as Promise<Delivery | undefined>;
   }
 
-  /** Writes everything handed over, closes the file and ends the thread. */
-  async close(): Promise<void> {
+  /** Writes everything handed over, closes the file and ends the thread (once, however often called). */
+  close(): Promise<void> {
+    this.closed ??= this.shutDown();
+    return this.closed;
+  }
+
+  private async shutDown(): Promise<void> {
     if (this.fallback === undefined) {
       const closed = this.call({ op: "close" });
       this.closing = true;
@@ -162,6 +172,7 @@ export class WriterClient {
 
   private call(call: Call): Promise<unknown> {
     if (this.fallback !== undefined) return runLocally(this.fallback.log, call);
+    if (this.closing) return Promise.reject(new Error("the delivery log is closed"));
     this.post();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

@@ -292,7 +292,8 @@ export class WebhookService {
     const log = this.extras.deliveries;
     if (log === undefined || !log.enabled) return;
     const capture = captureOf(bot, integration, req, trace, startedMs, result, error, replayOf);
-    log.record(() => incomingEntry(capture, log.config.maxBodyBytes));
+    // Built (redacted, serialised) where it is written: the log's writer thread for a file store.
+    log.recordIncoming(capture);
   }
 
   /** Stage "authenticate": `api_key` (query or form), else HTTP Basic `email:api_key`. */

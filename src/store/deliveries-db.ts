@@ -1,4 +1,6 @@
 import path from "node:path";
+import { webhookDeliveriesSchema } from "./migrations/020-webhook-deliveries.js";
+import { ddlFor } from "./migrations/types.js";
 import { ensureSecretFile, secureSqliteFiles, sqliteFileOf } from "../secure-files.js";
 import { SqliteDb } from "./sqlite.js";
 
@@ -30,30 +32,7 @@ export function deliveriesFileFor(store: {
 }
 
 /** Migration 020's table and indexes, without its foreign key (the users are in the main file). */
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS webhook_deliveries (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  bot_id INTEGER NOT NULL,
-  created_ms INTEGER NOT NULL,
-  direction TEXT NOT NULL,
-  integration TEXT NOT NULL,
-  event TEXT,
-  method TEXT NOT NULL,
-  url TEXT NOT NULL,
-  request_headers TEXT NOT NULL,
-  request_body TEXT NOT NULL,
-  request_form TEXT,
-  body_truncated INTEGER NOT NULL DEFAULT 0,
-  response_status INTEGER,
-  response_body TEXT,
-  outcome TEXT NOT NULL,
-  message_ids TEXT NOT NULL DEFAULT '[]',
-  attempts INTEGER NOT NULL DEFAULT 1,
-  error TEXT,
-  replay_of INTEGER
-);
-CREATE INDEX IF NOT EXISTS webhook_deliveries_bot_id ON webhook_deliveries (bot_id, id);
-CREATE INDEX IF NOT EXISTS webhook_deliveries_created ON webhook_deliveries (created_ms);
+const SCHEMA = `${webhookDeliveriesSchema(ddlFor("sqlite"), { botForeignKey: false, ifNotExists: true })};
 CREATE TABLE IF NOT EXISTS deliveries_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`;
 
 const COLUMNS =

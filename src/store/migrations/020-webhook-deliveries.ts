@@ -1,16 +1,20 @@
-import type { Migration } from "./types.js";
+import type { Ddl, Migration } from "./types.js";
 
 /**
  * The delivery log (docs/integration-operations.md): one row per incoming or outgoing webhook
  * request of a bot, already redacted, with its answer and outcome; `replay_of` points a replay
  * to the entry it re-ran. Pruned by count per bot and by age.
  */
-export const webhookDeliveries: Migration = {
-  id: "020-webhook-deliveries",
-  up: (t) => `
-CREATE TABLE webhook_deliveries (
+/**
+ * The table and its indexes; also the schema of the delivery log's own SQLite file
+ * (store/deliveries-db.ts), there without the foreign key (the users are in the main file).
+ */
+export function webhookDeliveriesSchema(t: Ddl, o: { botForeignKey: boolean; ifNotExists: boolean }): string {
+  const ine = o.ifNotExists ? "IF NOT EXISTS " : "";
+  return `
+CREATE TABLE ${ine}webhook_deliveries (
   id ${t.id},
-  bot_id ${t.bigint} NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  bot_id ${t.bigint} NOT NULL${o.botForeignKey ? " REFERENCES users(id) ON DELETE CASCADE" : ""},
   created_ms ${t.bigint} NOT NULL,
   direction TEXT NOT NULL,
   integration TEXT NOT NULL,
@@ -29,6 +33,11 @@ CREATE TABLE webhook_deliveries (
   error TEXT,
   replay_of ${t.bigint}
 );
-CREATE INDEX webhook_deliveries_bot_id ON webhook_deliveries (bot_id, id);
-CREATE INDEX webhook_deliveries_created ON webhook_deliveries (created_ms)`,
+CREATE INDEX ${ine}webhook_deliveries_bot_id ON webhook_deliveries (bot_id, id);
+CREATE INDEX ${ine}webhook_deliveries_created ON webhook_deliveries (created_ms)`;
+}
+
+export const webhookDeliveries: Migration = {
+  id: "020-webhook-deliveries",
+  up: (t) => webhookDeliveriesSchema(t, { botForeignKey: true, ifNotExists: false }),
 };

@@ -965,6 +965,12 @@ describe("zulip.Client: event queues", () => {
     expect(gone).toMatchObject({ result: "error", code: "BAD_EVENT_QUEUE_ID" });
   });
 
+  /** Resolves once the client's event loop polls its queue (so register has been answered). */
+  async function queueReady(c: ZulipClient): Promise<void> {
+    while (!c.sent.some((s) => s.path.startsWith("/api/v1/events?")))
+      await new Promise((r) => setTimeout(r, 10));
+  }
+
   it("call_on_each_event", async () => {
     const { hamlet, othello } = server.users;
     const stream = await freshStream([hamlet, othello]);
@@ -977,8 +983,9 @@ describe("zulip.Client: event queues", () => {
       null,
       () => seen.length >= 1,
     );
-    // Send once the loop's queue exists (its register went out).
-    while (!c.sent.some((s) => s.path === "/api/v1/register")) await new Promise((r) => setTimeout(r, 10));
+    // Send once the loop's queue exists: its first get_events goes out only after register answered
+    // (a send overtaking the register would be, rightly, not in the queue).
+    await queueReady(c);
     const id = await sendStream(o, stream.name, "each event", "tick");
     await loop;
     expect(seen).toEqual([
@@ -995,7 +1002,7 @@ describe("zulip.Client: event queues", () => {
       (m) => seen.push(m),
       () => seen.length >= 1,
     );
-    while (!c.sent.some((s) => s.path === "/api/v1/register")) await new Promise((r) => setTimeout(r, 10));
+    await queueReady(c);
     const pm = await o.send_message({ type: "private", to: [hamlet.id], content: "each message" });
     ok(pm);
     await loop;

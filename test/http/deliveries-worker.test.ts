@@ -253,13 +253,19 @@ describe("the delivery log's own file", () => {
 describe("DeliveryLog with a file store", () => {
   const config = { ...DEFAULT_DELIVERY_LOG, maxPerBot: 100 };
 
-  it("reports a failed write of the writer thread as a warning", async () => {
+  /** A log over an in-memory main store whose own file is in a fresh folder (so the writer thread runs). */
+  async function fileLog(): Promise<{ dir: string; lines: string[]; log: DeliveryLog }> {
     const dir = tempDir();
     const { logger, lines } = recordingLogger();
     const log = new DeliveryLog(await openStore({ dataDir: ":memory:" }), config, new ManualClock(), logger, {
       databaseUrl: undefined,
       dataDir: dir,
     });
+    return { dir, lines, log };
+  }
+
+  it("reports a failed write of the writer thread as a warning", async () => {
+    const { dir, lines, log } = await fileLog();
     try {
       log.recordIncoming(capture(7, "/a", '{"a":1}'));
       expect((await log.list({ botId: 7, limit: 10 })).map((d) => d.url)).toEqual(["/a"]);
@@ -278,12 +284,7 @@ describe("DeliveryLog with a file store", () => {
   });
 
   it("redacts the captures it is handed in the writer thread: no secret reaches the file", async () => {
-    const dir = tempDir();
-    const { logger, lines } = recordingLogger();
-    const log = new DeliveryLog(await openStore({ dataDir: ":memory:" }), config, new ManualClock(), logger, {
-      databaseUrl: undefined,
-      dataDir: dir,
-    });
+    const { dir, lines, log } = await fileLog();
     try {
       const incoming = capture(7, "/api/v1/external/github?api_key=key-111&token=query-222", "");
       log.recordIncoming({
@@ -329,12 +330,7 @@ describe("DeliveryLog with a file store", () => {
   });
 
   it("closes once however often asked, and drops (with a warning) what is queued after", async () => {
-    const dir = tempDir();
-    const { logger, lines } = recordingLogger();
-    const log = new DeliveryLog(await openStore({ dataDir: ":memory:" }), config, new ManualClock(), logger, {
-      databaseUrl: undefined,
-      dataDir: dir,
-    });
+    const { dir, lines, log } = await fileLog();
     log.recordIncoming(capture(7, "/a", '{"a":1}'));
     await Promise.all([log.close(), log.close()]);
     await log.close();

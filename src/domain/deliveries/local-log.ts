@@ -5,6 +5,7 @@ import type { DeliveryQuery } from "../../store/deliveries-repo.js";
 import { incomingEntry, outgoingEntry } from "./entries.js";
 import type { IncomingCapture, OutgoingCapture } from "./entries.js";
 import type { Delivery, DeliveryLogConfig, NewDelivery } from "./types.js";
+import type { Call } from "./writer-protocol.js";
 
 /** Rows deleted per pruning statement (pruning works in small steps between requests). */
 const PRUNE_BATCH = 500;
@@ -150,5 +151,24 @@ export class LocalLog {
       this.lastAgePruneMs = now;
       await repo.pruneOlderThan(now - this.config.maxAgeMs, PRUNE_BATCH);
     }
+  }
+}
+
+/**
+ * A writer-protocol call answered by a log in the calling thread (the writer thread, or the
+ * server's thread when that cannot run). "close" only writes what is queued: closing the file is
+ * its owner's part.
+ */
+export function answerCall(log: LocalLog, call: Call): Promise<unknown> {
+  switch (call.op) {
+    case "list":
+      return log.list(call.query);
+    case "byId":
+      return log.byId(call.botId, call.id);
+    case "insert":
+      return log.recordNow(call.entry);
+    case "flush":
+    case "close":
+      return log.flush();
   }
 }

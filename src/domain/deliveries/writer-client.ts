@@ -5,7 +5,7 @@ import { openDeliveriesDb } from "../../store/deliveries-db.js";
 import type { Db } from "../../store/db.js";
 import type { DeliveryQuery } from "../../store/deliveries-repo.js";
 import type { IncomingCapture, OutgoingCapture } from "./entries.js";
-import { LocalLog } from "./local-log.js";
+import { LocalLog, answerCall } from "./local-log.js";
 import type { QueuedDelivery } from "./local-log.js";
 import type { Delivery, DeliveryLogConfig, NewDelivery } from "./types.js";
 import type { Call, FromWriter, Handover, ToWriter, WriterData } from "./writer-protocol.js";
@@ -171,7 +171,7 @@ export class WriterClient {
   }
 
   private call(call: Call): Promise<unknown> {
-    if (this.fallback !== undefined) return runLocally(this.fallback.log, call);
+    if (this.fallback !== undefined) return answerCall(this.fallback.log, call);
     if (this.closing) return Promise.reject(new Error("the delivery log is closed"));
     this.post();
     const id = this.nextId++;
@@ -226,7 +226,7 @@ export class WriterClient {
     this.pending = [];
     const calls = [...this.calls.values()];
     this.calls.clear();
-    for (const c of calls) runLocally(log, c.call).then(c.resolve, c.reject);
+    for (const c of calls) answerCall(log, c.call).then(c.resolve, c.reject);
   }
 }
 
@@ -235,19 +235,4 @@ function localItem(item: Handover | QueuedDelivery): QueuedDelivery {
   if (typeof item === "function" || !("entry" in item)) return item;
   const entry = item.entry;
   return () => entry;
-}
-
-function runLocally(log: LocalLog, call: Call): Promise<unknown> {
-  switch (call.op) {
-    case "list":
-      return log.list(call.query);
-    case "byId":
-      return log.byId(call.botId, call.id);
-    case "insert":
-      return log.recordNow(call.entry);
-    case "flush":
-    case "close":
-      // The file itself is closed by close().
-      return log.flush();
-  }
 }

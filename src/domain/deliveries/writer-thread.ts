@@ -8,7 +8,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { openDeliveriesDb } from "../../store/deliveries-db.js";
 import type { Db } from "../../store/db.js";
-import { LocalLog } from "./local-log.js";
+import { LocalLog, answerCall } from "./local-log.js";
 import type { NewDelivery } from "./types.js";
 import type { Call, FromWriter, Handover, ToWriter, WriterData } from "./writer-protocol.js";
 
@@ -39,20 +39,12 @@ function main(port: NonNullable<typeof parentPort>, data: WriterData): void {
   );
 
   const run = async (call: Call): Promise<unknown> => {
-    switch (call.op) {
-      case "list":
-        return log.list(call.query);
-      case "byId":
-        return log.byId(call.botId, call.id);
-      case "insert":
-        return log.recordNow(entryOf(call.entry));
-      case "flush":
-        return log.flush();
-      case "close":
-        await log.flush();
-        await (await db).close();
-        return undefined;
-    }
+    const value = await answerCall(
+      log,
+      call.op === "insert" ? { ...call, entry: entryOf(call.entry) } : call,
+    );
+    if (call.op === "close") await (await db).close();
+    return value;
   };
 
   const queue = (item: Handover): void => {

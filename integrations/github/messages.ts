@@ -15,36 +15,15 @@ import {
   tagNameFromRef,
 } from "../kit/templates/git.js";
 import type { CommitData } from "../kit/templates/git.js";
+import { nullableStr, repositoryFullName, repositoryName, repositoryUrl, senderName } from "./payload.js";
+
+export { nullableStr, organizationName, repositoryName, repositoryUrl, senderName } from "./payload.js";
+export { formatSponsorDate, sponsorsBody } from "./sponsors-messages.js";
 
 /**
  * Message bodies for GitHub events, a port of Zulip's zerver/webhooks/github/view.py. Each takes
  * the payload and whether the item's title must appear in the body (the user chose the topic).
  */
-
-/** Reads a string that GitHub may send as null. */
-export function nullableStr(w: Wild | undefined): string | null {
-  return w === undefined || w.isNull() ? null : w.str();
-}
-
-export function senderName(p: Wild): string {
-  return p.get("sender").get("login").str();
-}
-
-export function repositoryName(p: Wild): string {
-  return p.get("repository").get("name").str();
-}
-
-function repositoryFullName(p: Wild): string {
-  return p.get("repository").get("full_name").str();
-}
-
-export function repositoryUrl(p: Wild): string {
-  return p.get("repository").get("html_url").str();
-}
-
-export function organizationName(p: Wild): string {
-  return p.get("organization").get("login").str();
-}
 
 // ----------------------------------------------------------------------------------------------
 // Pull requests
@@ -515,61 +494,4 @@ export function pageBuildBody(p: Wild): string {
   const error = nullableStr(build.get("error").opt("message"));
   if (error) action = action.replace("{}", quoteContent(error));
   return `GitHub Pages build, triggered by ${build.get("pusher").get("login").str()}, ${action}.`;
-}
-
-// ----------------------------------------------------------------------------------------------
-// Sponsors
-// ----------------------------------------------------------------------------------------------
-
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-
-/** "2020-01-05T00:00:00+00:00" → "January 05, 2020" (the date as written, no time-zone shift). */
-export function formatSponsorDate(iso: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
-  if (m === null) return iso;
-  const [, year = "", month = "", day = ""] = m;
-  return `${MONTHS[Number(month) - 1] ?? month} ${day}, ${year}`;
-}
-
-function sponsor(p: Wild): string {
-  return senderName(p);
-}
-
-function tierName(p: Wild): string {
-  return p.get("sponsorship").get("tier").get("name").str();
-}
-
-function previousTierName(p: Wild): string {
-  return p.get("changes").get("tier").get("from").get("name").str();
-}
-
-/** The sponsorship event's action: the header for Zulip-style deliveries, else the payload's. */
-export function sponsorsBody(event: string, p: Wild): string {
-  switch (event) {
-    case "cancelled":
-      return `${sponsor(p)} cancelled their ${tierName(p)} subscription.`;
-    case "created":
-      return `${sponsor(p)} subscribed for ${tierName(p)}.`;
-    case "edited":
-      return `${sponsor(p)} changed who can see their sponsorship from ${p.get("changes").get("privacy_level").get("from").str()} to ${p.get("sponsorship").get("privacy_level").str()}.`;
-    case "pending_cancellation":
-      return `${sponsor(p)}'s ${tierName(p)} subscription will be cancelled on ${formatSponsorDate(p.get("effective_date").str())}.`;
-    case "pending_tier_change":
-      return `${sponsor(p)}'s subscription will change from ${previousTierName(p)} to ${tierName(p)} on ${formatSponsorDate(p.get("effective_date").str())}.`;
-    default:
-      return `${sponsor(p)} changed their subscription from ${previousTierName(p)} to ${tierName(p)}.`;
-  }
 }

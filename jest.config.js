@@ -1,6 +1,8 @@
 /** @type {import('jest').Config} */
 export default {
   testEnvironment: "node",
+  // Builds dist/server when a source changed: the tests that spawn bin/ run the code they test.
+  globalSetup: "./bin/build.js",
   extensionsToTreatAsEsm: [".ts"],
   moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
   transform: {
@@ -14,5 +16,5 @@ export default {
   },
   testMatch: ["**/?(*.)test.ts"],
   testPathIgnorePatterns: ["/node_modules/", "/dist/"],
-  testTimeout: 20000,
+  testTimeout: 60000,
 };

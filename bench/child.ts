@@ -70,6 +70,8 @@ async function startChat(
       rateLimit: null,
       logLevel: "warn",
       externalUrl: "http://127.0.0.1:0",
+      // The benchmark's bot server listens on loopback, as an operator's local bot server would.
+      outgoingWebhookAllow: ["127.0.0.0/8", "::1", "localhost"],
       events: { ...base.events, maxQueueEvents: overrides.maxQueueEvents ?? base.events.maxQueueEvents },
     }),
     { ownerPassword: "bench-password-1234" },
@@ -79,7 +81,8 @@ async function startChat(
 
 /** Bulk SQL: `count` member accounts in one transaction (no realm_user events, no per-user HTTP). */
 async function bulkUsers(running: RunningServer, prefix: string, count: number) {
-  const { db, users, clock } = running.services;
+  const { users, clock } = running.services;
+  const { db } = running;
   const realm = await users.realm();
   const now = clock.now();
   await db.transaction(async (tx) => {
@@ -156,7 +159,7 @@ async function runChat(): Promise<void> {
         await services.eventQueues.idle();
         const stream = await services.streams.byName(a.name);
         const now = Math.floor(services.clock.now() / 1000);
-        await services.db.transaction(async (tx) => {
+        await running.db.transaction(async (tx) => {
           for (let start = 0; start < a.userIds.length; start += 1000) {
             const chunk = a.userIds.slice(start, start + 1000).filter((id) => id !== owner.id);
             if (chunk.length === 0) continue;

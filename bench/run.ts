@@ -27,6 +27,7 @@ import { scaleBench } from "./scale.js";
 import { ratioBench, ratioRows } from "./ratio.js";
 import { searchAndUploadBench } from "./search.js";
 import { unreadBench } from "./unread.js";
+import { startupBench } from "./startup.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -556,6 +557,8 @@ function machine() {
 async function main(): Promise<void> {
   const started = Date.now();
   await guarded("ceiling", ["requestsPerSec", "p50Ms", "p99Ms"], ceiling);
+  // Issue 27's targets: the real command line's start-up and memory (bench/startup.ts).
+  await guarded("startup", ["helpMs", "restartMs", "rssAtRestMB"], () => startupBench(QUICK));
 
   const chatNeeded = ["webhook", "sendToEvent", "fanout", "messagesPost", "messagesGet", "bot"].some(wanted);
   if (chatNeeded) {
@@ -624,7 +627,7 @@ async function main(): Promise<void> {
   const ceilP50 = typeof ceil?.["p50Ms"] === "number" ? ceil["p50Ms"] : undefined;
   const ceilP99 = typeof ceil?.["p99Ms"] === "number" ? ceil["p99Ms"] : undefined;
   for (const [name, s] of Object.entries(sections)) {
-    if (name === "ceiling" || name === "idleQueues") continue;
+    if (name === "ceiling" || name === "idleQueues" || name === "startup") continue;
     const ratios: Record<string, Metric> = {};
     for (const [k, v] of Object.entries(s)) {
       if (typeof v !== "number") continue;
@@ -673,6 +676,9 @@ function printTable(result: {
     rows.push([label, ...fmt(sections[section], k, unit)]);
   };
   add("ceiling (bare Koa JSON POST)", "ceiling", "requestsPerSec", "req/s");
+  add("chat-server --help (target < 300 ms)", "startup", "helpMs", "ms");
+  add("restart to first answer (target < 500 ms)", "startup", "restartMs", "ms");
+  add("RSS at rest, empty store (target < 100 MB)", "startup", "rssAtRestMB", "MB");
   add("ceiling p50 / p99", "ceiling", "p50Ms", "ms");
   add("", "ceiling", "p99Ms", "ms");
   add("webhook ingestion (GitHub push)", "webhook", "requestsPerSec", "req/s");

@@ -19,7 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultConfig } from "../src/config.js";
-import { silentLogger } from "../src/logger.js";
+import { silentLogger } from "../src/lib/logger.js";
 import { startServer } from "../src/server.js";
 import { repoStore } from "../src/store/repos.js";
 import { StreamsRepo } from "../src/store/streams-repo.js";
@@ -85,7 +85,8 @@ export async function searchAndUploadBench(
   });
   const running = await startServer(config, { logger: silentLogger, ownerPassword: "bench-password" });
   try {
-    const { db, users } = running.services;
+    const { users } = running.services;
+    const { db } = running;
     const owner = running.firstStart!.owner;
     const auth = `Basic ${Buffer.from(`${owner.email}:${owner.apiKey}`).toString("base64")}`;
 
@@ -109,7 +110,7 @@ export async function searchAndUploadBench(
     let matches = 0;
     const batch = 5_000;
     for (let start = 0; start < messageCount; start += batch) {
-      await store.transaction(async ({ messages }) => {
+      await store.transaction(async ({ messages, recipientRows }) => {
         const recipientId = await messages.recipientId(2, String(stream.id));
         for (let i = start; i < Math.min(start + batch, messageCount); i++) {
           const needle = i % 100 === 7;
@@ -128,7 +129,7 @@ export async function searchAndUploadBench(
             isMeMessage: false,
             has: { link: false, image: false, attachment: false },
           });
-          await messages.insertUserMessages(id, [{ id: owner.id, flags: 1 }]);
+          await recipientRows.insertUserMessages(id, [{ id: owner.id, flags: 1 }]);
         }
       });
     }

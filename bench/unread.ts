@@ -20,7 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultConfig } from "../src/config.js";
-import { silentLogger } from "../src/logger.js";
+import { silentLogger } from "../src/lib/logger.js";
 import { startServer } from "../src/server.js";
 import type { RunningServer } from "../src/server.js";
 import { generateApiKey } from "../src/domain/users/secrets.js";
@@ -42,7 +42,8 @@ export interface UnreadBenchResult {
 }
 
 async function bulkUsers(running: RunningServer, count: number): Promise<number[]> {
-  const { db, users, clock } = running.services;
+  const { users, clock } = running.services;
+  const { db } = running;
   const realm = await users.realm();
   const now = clock.now();
   await db.transaction(async (tx) => {
@@ -203,7 +204,7 @@ export async function unreadBench(
       if (i > 0) sends.push(r.ms);
       await services.eventQueues.idle();
     }
-    const rows = await services.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM user_messages");
+    const rows = await running.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM user_messages");
     return {
       unreadMessages: unreadCount,
       bigStreamSubscribers: bigSubscribers,

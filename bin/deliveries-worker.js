@@ -1,6 +1,7 @@
-// The delivery log's writer thread (src/domain/deliveries/writer-thread.ts). A worker thread does
-// not inherit the tsx loader the server was started with: it registers its own, as bin/chat-server.js does.
-import { register } from "tsx/esm/api";
+// The delivery log's writer thread (src/domain/deliveries/writer-thread.ts), compiled or from source.
+import { runThread } from "./thread.js";
 
-register();
-await import("../src/domain/deliveries/writer-thread.ts");
+await runThread(
+  "deliveries-writer.js",
+  new URL("../src/domain/deliveries/writer-thread.ts", import.meta.url).href,
+);

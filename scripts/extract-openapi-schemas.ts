@@ -83,6 +83,13 @@ const ENDPOINTS: EndpointSpec[] = [
   { method: "POST", path: "/user_uploads" },
   { method: "GET", path: "/attachments" },
   { method: "POST", path: "/messages/flags" },
+  { method: "POST", path: "/messages/flags/narrow" },
+  { method: "GET", path: "/messages/{message_id}/read_receipts" },
+  { method: "POST", path: "/user_topics" },
+  { method: "POST", path: "/users/me/apns_device_token" },
+  { method: "DELETE", path: "/users/me/apns_device_token" },
+  { method: "POST", path: "/users/me/android_gcm_reg_id" },
+  { method: "DELETE", path: "/users/me/android_gcm_reg_id" },
   { method: "POST", path: "/mark_all_as_read" },
   { method: "POST", path: "/mark_stream_as_read" },
   { method: "POST", path: "/mark_topic_as_read" },
@@ -124,6 +131,10 @@ const ENDPOINTS: EndpointSpec[] = [
   { method: "POST", path: "/drafts" },
   { method: "PATCH", path: "/drafts/{draft_id}" },
   { method: "DELETE", path: "/drafts/{draft_id}" },
+  { method: "GET", path: "/saved_snippets" },
+  { method: "POST", path: "/saved_snippets" },
+  { method: "PATCH", path: "/saved_snippets/{saved_snippet_id}" },
+  { method: "DELETE", path: "/saved_snippets/{saved_snippet_id}" },
   { method: "GET", path: "/scheduled_messages" },
   { method: "POST", path: "/scheduled_messages" },
   { method: "PATCH", path: "/scheduled_messages/{scheduled_message_id}" },
@@ -446,6 +457,44 @@ function success(responses: Record<string, Schema>, endpoint: string): Schema {
   return s;
 }
 
+/** Zulip 11's Reminder object (feature levels 381, 399): GET /reminders, register, `reminders` events. */
+const REMINDER: Schema = {
+  type: "object",
+  additionalProperties: false,
+  required: [
+    "reminder_id",
+    "type",
+    "to",
+    "content",
+    "rendered_content",
+    "scheduled_delivery_timestamp",
+    "failed",
+    "reminder_target_message_id",
+  ],
+  properties: {
+    reminder_id: { type: "integer" },
+    type: { type: "string", enum: ["private"] },
+    to: { type: "array", items: { type: "integer" } },
+    content: { type: "string" },
+    rendered_content: { type: "string" },
+    scheduled_delivery_timestamp: { type: "integer" },
+    failed: { type: "boolean" },
+    reminder_target_message_id: { type: "integer" },
+  },
+};
+
+/** The list of alternatives GET /events allows for one event (`events` items' anyOf). */
+function eventAlternatives(schema: Schema): Json[] {
+  for (const branch of Array.isArray(schema["allOf"]) ? schema["allOf"] : [schema]) {
+    if (!isObject(branch) || !isObject(branch["properties"])) continue;
+    const events = branch["properties"]["events"];
+    if (isObject(events) && isObject(events["items"]) && Array.isArray(events["items"]["anyOf"])) {
+      return events["items"]["anyOf"];
+    }
+  }
+  throw new Error("No event alternatives in GET /events");
+}
+
 const OVERRIDES: Override[] = [
   {
     endpoint: "POST /users/me/subscriptions/properties",
@@ -507,63 +556,67 @@ const OVERRIDES: Override[] = [
   },
   {
     endpoint: "GET /events",
-    change: '`typing` events may carry `message_type: "private"`',
+    change: "`message` events may carry `local_message_id` (string)",
     reason:
-      'Zulip 8.0 (feature level 215) replaced "private" with "direct" (the event\'s Changes notes); ' +
-      'at the feature level we report (153) direct-message typing events say "private".',
+      "Zulip adds it to the sender's own queue when POST /messages names that queue (`queue_id`) and a " +
+      "`local_id`, so the client can match its local echo; the YAML leaves it undocumented. The mobile " +
+      "app reads it (zulip-flutter's MessageEvent.localMessageId).",
     apply(r) {
       let changed = 0;
       for (const event of objectSchemasAt(success(r, this.endpoint), ["events", "[]"])) {
         const props = isObject(event["properties"]) ? event["properties"] : undefined;
-        const messageType = props?.["message_type"];
-        if (!JSON.stringify(props?.["type"] ?? null).includes('"typing"') || !isObject(messageType)) continue;
-        messageType["enum"] = ["private", "direct", "stream"];
+        if (props === undefined || !isObject(props["message"])) continue;
+        if (!JSON.stringify(props["type"] ?? null).includes('"message"')) continue;
+        props["local_message_id"] = { type: "string" };
         changed += 1;
       }
-      if (changed === 0) throw new Error("No typing event schema in GET /events");
+      if (changed === 0) throw new Error("No message event schema in GET /events");
     },
   },
   {
     endpoint: "GET /events",
-    change: "`update_message` events may carry `prev_rendered_content_version`",
+    change: "`reminders` events (op `add` with `reminders`, op `remove` with `reminder_id`)",
     reason:
-      "Zulip 10.0 (feature level 284) removed it (the event's Changes notes); at the feature level we " +
-      "report (153) an edit of a message's content sends it (zulip-terminal reads these events).",
+      "Zulip 11.0, feature level 399 (the API changelog, paraphrased): `reminders` events tell a user's " +
+      "clients of the reminders they create and delete. The YAML this file is extracted from is older " +
+      "(feature level 369); we report a later level.",
     apply(r) {
-      let changed = 0;
-      for (const event of objectSchemasAt(success(r, this.endpoint), ["events", "[]"])) {
-        const props = isObject(event["properties"]) ? event["properties"] : undefined;
-        if (props === undefined || event["additionalProperties"] !== false) continue;
-        if (!JSON.stringify(props["type"] ?? null).includes('"update_message"')) continue;
-        props["prev_rendered_content_version"] = { type: "integer" };
-        changed += 1;
-      }
-      if (changed === 0) throw new Error("No update_message event schema in GET /events");
+      const items = eventAlternatives(success(r, this.endpoint));
+      const type = { type: "string", enum: ["reminders"] };
+      items.push(
+        {
+          type: "object",
+          additionalProperties: false,
+          required: ["id", "type", "op", "reminders"],
+          properties: {
+            id: { type: "integer" },
+            type,
+            op: { type: "string", enum: ["add"] },
+            reminders: { type: "array", items: REMINDER },
+          },
+        },
+        {
+          type: "object",
+          additionalProperties: false,
+          required: ["id", "type", "op", "reminder_id"],
+          properties: {
+            id: { type: "integer" },
+            type,
+            op: { type: "string", enum: ["remove"] },
+            reminder_id: { type: "integer" },
+          },
+        },
+      );
     },
   },
   {
     endpoint: "POST /register",
-    change: "`realm_default_streams` items may be stream objects",
+    change: "may carry `reminders` (the Reminder objects of GET /reminders)",
     reason:
-      "Zulip 10.0 (feature level 330) replaced the stream dictionaries by stream ids (the field's " +
-      "Changes notes); at the feature level we report (153) they are dictionaries.",
+      "Zulip 11.0, feature level 399 (the API changelog, paraphrased): register answers `reminders` " +
+      "when asked for them. The YAML this file is extracted from is older (feature level 369).",
     apply(r) {
-      allowLegacyDefaultStreams(objectSchemasAt(success(r, this.endpoint), []), "realm_default_streams");
-    },
-  },
-  {
-    endpoint: "GET /events",
-    change: "`default_streams` events may list stream objects",
-    reason:
-      "Zulip 10.0 (feature level 330) replaced the stream dictionaries by stream ids (the event's " +
-      "Changes notes); at the feature level we report (153) they are dictionaries.",
-    apply(r) {
-      const events = objectSchemasAt(success(r, this.endpoint), ["events", "[]"]).filter((e) =>
-        JSON.stringify(isObject(e["properties"]) ? (e["properties"]["type"] ?? null) : null).includes(
-          '"default_streams"',
-        ),
-      );
-      allowLegacyDefaultStreams(events, "default_streams");
+      allowProperty(success(r, this.endpoint), [], "reminders", { type: "array", items: REMINDER });
     },
   },
   {
@@ -588,6 +641,27 @@ const OVERRIDES: Override[] = [
     },
   })),
   {
+    endpoint: "POST /register",
+    change:
+      "`realm_incoming_webhook_bots[]` may carry `url_options` (the WebhookConfigOption shape: key, label, validator)",
+    reason:
+      'Zulip 11.0, feature level 403 (the API changelog): "Added a `url_options` object to the ' +
+      '`realm_incoming_webhook_bots` object for incoming webhook integration URL parameter options." ' +
+      "The YAML this file is extracted from is older (feature level 369); we report a later level.",
+    apply(r) {
+      const option = {
+        type: "object",
+        additionalProperties: false,
+        required: ["key", "label", "validator"],
+        properties: { key: { type: "string" }, label: { type: "string" }, validator: { type: "string" } },
+      };
+      allowProperty(success(r, this.endpoint), ["realm_incoming_webhook_bots", "[]"], "url_options", {
+        type: "array",
+        items: option,
+      });
+    },
+  },
+  {
     endpoint: "GET /server_settings",
     change: "may carry `service_version` (string)",
     reason:
@@ -602,9 +676,10 @@ const OVERRIDES: Override[] = [
     change:
       'adds a 403 error: CodedError with code "UNAUTHORIZED_PRINCIPAL" and `principal` (string or integer)',
     reason:
-      "Zulip's description of these endpoints: before Zulip 8.0 (feature level 208; we report 153), a " +
+      "Zulip's description of these endpoints: before Zulip 8.0 (feature level 208), a " +
       'principal that does not exist or is deactivated got HTTP 403 with `code: "UNAUTHORIZED_PRINCIPAL"`. ' +
-      "Zulip's UnauthorizedPrincipalError carries the principal as a data field, which the YAML omits.",
+      "Zulip's UnauthorizedPrincipalError carries the principal as a data field, which the YAML omits. " +
+      "We keep that answer (docs/compat.md, level 208).",
     apply(r) {
       r["403"] = {
         type: "object",
@@ -620,27 +695,6 @@ const OVERRIDES: Override[] = [
     },
   })),
 ];
-
-/** Lets the array property `name` of these object schemas hold level-153 stream dictionaries. */
-function allowLegacyDefaultStreams(schemas: Schema[], name: string): void {
-  let changed = 0;
-  for (const s of schemas) {
-    const prop = isObject(s["properties"]) ? s["properties"][name] : undefined;
-    if (!isObject(prop) || !isObject(prop["items"])) continue;
-    prop["items"] = {
-      anyOf: [
-        prop["items"],
-        {
-          type: "object",
-          required: ["stream_id", "name"],
-          properties: { stream_id: { type: "integer" }, name: { type: "string" } },
-        },
-      ],
-    };
-    changed += 1;
-  }
-  if (changed === 0) throw new Error(`No array property ${name} to relax`);
-}
 
 /**
  * Fields Zulip had at the feature level we report (src/config.ts) and later renamed or removed: a
@@ -740,6 +794,47 @@ for (const e of ENDPOINTS) {
   endpoints[`${e.method} ${e.path}`] = { zulip: `${zulip.method} ${zulip.path}`, responses };
 }
 
+/**
+ * Endpoints newer than the YAML (feature level 369), written from Zulip's API changelog and endpoint
+ * pages: their success bodies, closed as Zulip's are; errors are checked against the common ones.
+ */
+const successWith = (properties: Record<string, Json>, required: string[]): Schema => ({
+  type: "object",
+  additionalProperties: false,
+  required: ["result", "msg", ...required],
+  properties: {
+    result: { enum: ["success"] },
+    msg: { type: "string" },
+    ignored_parameters_unsupported: { type: "array", items: { type: "string" } },
+    ...properties,
+  },
+});
+const NEWER_ENDPOINTS: [endpoint: string, changelog: string, success: Schema][] = [
+  [
+    "POST /reminders",
+    "Zulip 11.0, feature level 381 (the API changelog, paraphrased): POST /reminders schedules a reminder for a message.",
+    successWith({ reminder_id: { type: "integer" } }, ["reminder_id"]),
+  ],
+  [
+    "GET /reminders",
+    "Zulip 11.0, feature level 399 (the API changelog, paraphrased): GET /reminders lists the user's reminders.",
+    successWith({ reminders: { type: "array", items: REMINDER } }, ["reminders"]),
+  ],
+  [
+    "DELETE /reminders/{reminder_id}",
+    "Zulip 11.0, feature level 399 (the API changelog, paraphrased): DELETE /reminders/{reminder_id} deletes one.",
+    successWith({}, []),
+  ],
+  [
+    "POST /messages/{message_id}/report",
+    "Zulip 11.0, feature level 382 (the API changelog, paraphrased): POST /messages/{message_id}/report reports a message.",
+    successWith({}, []),
+  ],
+];
+for (const [endpoint, , schema] of NEWER_ENDPOINTS) {
+  endpoints[endpoint] = { zulip: `${endpoint} (newer than the YAML)`, responses: { "200": schema } };
+}
+
 for (const o of OVERRIDES) {
   const e = endpoints[o.endpoint];
   if (e === undefined) throw new Error(`Override for unknown endpoint ${o.endpoint}`);
@@ -805,6 +900,11 @@ const output = {
   featureLevel: ZULIP_FEATURE_LEVEL,
   overrides: [
     ...OVERRIDES.map(({ endpoint, change, reason }) => ({ endpoint, change, reason })),
+    ...NEWER_ENDPOINTS.map(([endpoint, reason]) => ({
+      endpoint,
+      change: "a new endpoint: its success body, written out (the YAML is older)",
+      reason,
+    })),
     ...COMMON_ERROR_OVERRIDES.map(({ schema, change, reason }) => ({
       endpoint: `(every error) ${schema}`,
       change,

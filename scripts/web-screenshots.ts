@@ -2,7 +2,8 @@
  * Takes the README's screenshots of the web app (docs/screenshots/*.png) with Debian's Chromium:
  * starts a server on a temporary store, fills it with a short conversation, a GitHub push and a
  * few bots, and photographs the chat view, Your bots, the GitHub integration page, a bot's
- * deliveries (desktop and phone) and the template editor.
+ * deliveries (desktop and phone), the template editor, the stream browser, the keyboard shortcuts,
+ * Settings with an invitation link and the page that link opens.
  *
  *   node bin/run-ts.js scripts/web-screenshots.ts [--out docs/screenshots]
  */
@@ -45,7 +46,18 @@ await api.post("/api/v1/users/me/subscriptions", {
 const say = (as: typeof iago, to: string, topic: string, content: string) =>
   api.post("/api/v1/messages", { as, params: { type: "stream", to, topic, content } });
 await say(hamlet, "engineering", "release 2.4", "The **2.4** branch is cut. Anything still missing?");
-await say(othello, "engineering", "release 2.4", "Only the migration notes; I'll write them today.");
+const notes = await say(
+  othello,
+  "engineering",
+  "release 2.4",
+  "Only the migration notes; I'll write them today. :writing_hand:",
+);
+await api.post(`/api/v1/messages/${notes.body.id}/reactions`, { as: hamlet, params: { emoji_name: "tada" } });
+await api.post(`/api/v1/messages/${notes.body.id}/reactions`, { as: iago, params: { emoji_name: "tada" } });
+await api.post(`/api/v1/messages/${notes.body.id}/reactions`, {
+  as: hamlet,
+  params: { emoji_name: "thumbs_up" },
+});
 await say(
   iago,
   "engineering",
@@ -125,6 +137,40 @@ try {
   await page.getByLabel("Preview body").waitFor();
   await editor.scrollIntoViewIfNeeded();
   await shot(page, "template-editor.png");
+
+  // The stream browser and the keyboard shortcuts, over the chat.
+  await page.setViewportSize({ width: 1280, height: 760 });
+  await page.goto(`${server.url}/`);
+  await page
+    .getByRole("navigation", { name: "Streams" })
+    .getByRole("button", { name: "Browse streams" })
+    .click();
+  await page
+    .getByRole("dialog", { name: "Streams" })
+    .getByRole("button", { name: "Leave releases" })
+    .waitFor();
+  await shot(page, "stream-browser.png");
+  await page.keyboard.press("Escape");
+  await page.locator("body").press("?");
+  await page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor();
+  await shot(page, "shortcuts.png");
+  await page.keyboard.press("Escape");
+
+  // Settings: an invitation link made; then the page it opens, in a browser with no session.
+  await page.goto(`${server.url}/settings`);
+  await page
+    .getByRole("form", { name: "New invitation" })
+    .getByRole("button", { name: "Create invitation link" })
+    .click();
+  const link = await page.getByLabel("Invitation link").inputValue();
+  await page.getByLabel("Invitation link").scrollIntoViewIfNeeded();
+  await shot(page, "settings-invite.png");
+  const guest = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await guest.goto(link);
+  await guest.getByRole("heading", { name: "Join Elsinore" }).waitFor();
+  await guest.getByLabel("Email").fill("rosalind@example.com");
+  await guest.getByLabel("Full name").fill("Rosalind");
+  await shot(guest, "join-phone.png");
 
   const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
   await signIn(phone, server.url, hamlet.email, "hamlet@zulip.com-password");

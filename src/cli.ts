@@ -1,18 +1,10 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
-import { serve } from "./serve-command.js";
-import { writeSecretFile } from "./secure-files.js";
-import { readZuliprc, sendWebhookFixture } from "./tools/send-webhook-fixture.js";
-import { integrations } from "../integrations/index.js";
-import { integrationSummary } from "./domain/webhooks/integration-summary.js";
-import {
-  botserverrcSection,
-  createBotserverBot,
-  fetchAllBotserverrcEntries,
-  fetchBotserverrcEntry,
-} from "./domain/outgoing/botserverrc.js";
 
 /* eslint-disable no-console -- this is the command line: it talks to the terminal */
+
+// Each command loads what it runs when it runs (`import()`): `--help` and the small commands do
+// not pay for the server's modules, and the compiled build (bin/build.js) puts each in a chunk.
 
 export async function main(args: string[]): Promise<void> {
   await yargs(args)
@@ -95,6 +87,11 @@ export async function main(args: string[]): Promise<void> {
             default: 25,
             describe: "Largest file a user may upload, in MiB (register's max_file_upload_size_mib)",
           })
+          .option("max-upload-storage-per-user", {
+            type: "number",
+            default: 1024,
+            describe: "MiB one user's uploads may take together; an upload past it is refused (0 = no cap)",
+          })
           .option("log-level", {
             type: "string",
             default: "info",
@@ -122,8 +119,59 @@ export async function main(args: string[]): Promise<void> {
           })
           .option("outgoing-webhook-max-attempts", {
             type: "number",
-            default: 4,
-            describe: "Attempts on timeouts and connection errors (retried after 1 s, 2 s, 4 s, …)",
+            default: 8,
+            describe:
+              "Attempts on timeouts, connection errors and 429/503 answers before a delivery is parked as dead",
+          })
+          .option("outgoing-webhook-retry-schedule", {
+            type: "string",
+            default: "5s,5m,30m,2h,5h,10h,10h",
+            describe: "Delays before each retry (s, m, h, d; the last repeats), each spread by the jitter",
+          })
+          .option("outgoing-webhook-retry-jitter", {
+            type: "number",
+            default: 0.2,
+            describe: "Each retry delay is spread at random by up to this fraction either way",
+          })
+          .option("outgoing-webhook-circuit-threshold", {
+            type: "number",
+            default: 5,
+            describe: "Consecutive failures that open an endpoint's circuit (then one probe at a time)",
+          })
+          .option("outgoing-webhook-probe-interval", {
+            type: "number",
+            default: 60,
+            describe: "Seconds between probes of an endpoint whose circuit is open",
+          })
+          .option("outgoing-webhook-disable-after-days", {
+            type: "number",
+            default: 5,
+            describe: "An endpoint failing this many days without a success is disabled until re-enabled",
+          })
+          .option("outgoing-webhook-allow", {
+            type: "string",
+            array: true,
+            default: [] as string[],
+            describe:
+              "An internal target outgoing webhooks may reach, HOST_OR_CIDR[:PORT] (repeatable; e.g. 127.0.0.1:5002); only public addresses otherwise",
+          })
+          .option("integrations-path", {
+            type: "string",
+            array: true,
+            default: [] as string[],
+            describe:
+              "An integration written outside this repository: its folder, module or package (repeatable; chat-server new-integration writes one)",
+          })
+          .option("max-bots-per-user", {
+            type: "number",
+            default: 100,
+            describe: "Active bots one user may own (0 = no cap)",
+          })
+          .option("outgoing-webhook-max-response-kb", {
+            type: "number",
+            default: 1024,
+            describe:
+              "An outgoing webhook's answer is read up to this many KiB; a larger one fails the delivery",
           })
           .option("headers-timeout", {
             type: "number",
@@ -145,10 +193,44 @@ export async function main(args: string[]): Promise<void> {
             default: 256,
             describe: "Requests without credentials one IP may have in flight (more get 429; 0 = no cap)",
           })
+          .option("max-queues-per-user", {
+            type: "number",
+            default: 50,
+            describe:
+              "Event queues one user may hold; registering one more discards their least recently used (0 = no cap)",
+          })
+          .option("metrics-token", {
+            type: "string",
+            default: process.env["CHAT_SERVER_METRICS_TOKEN"],
+            defaultDescription: "$CHAT_SERVER_METRICS_TOKEN",
+            describe:
+              "Bearer token that may read GET /metrics from any address (default: loopback clients only)",
+          })
           .option("redis", {
             type: "string",
             describe:
               "Redis URL (redis://host:6379): event queues, rate limits and invalidations shared by every server process",
+          })
+          .option("database-connect-timeout", {
+            type: "number",
+            default: 5,
+            describe: "Seconds to open a PostgreSQL connection or wait for a free one (else 503)",
+          })
+          .option("database-statement-timeout", {
+            type: "number",
+            default: 5,
+            describe:
+              "PostgreSQL statement_timeout in seconds; an unanswered statement is abandoned 1 s later (503)",
+          })
+          .option("redis-connect-timeout", {
+            type: "number",
+            default: 3,
+            describe: "Seconds to open a Redis connection",
+          })
+          .option("redis-command-timeout", {
+            type: "number",
+            default: 2,
+            describe: "Seconds a Redis command may go unanswered (else 503)",
           })
           .option("redis-prefix", {
             type: "string",
@@ -161,7 +243,10 @@ export async function main(args: string[]): Promise<void> {
             describe:
               "Server processes on this port (node:cluster); more than 1 needs --database postgres://… and --redis",
           }),
-      (argv) => serve(argv),
+      async (argv) => {
+        const { serve } = await import("./serve-command.js");
+        await serve(argv);
+      },
     )
     .command(
       "send-webhook-fixture",
@@ -191,6 +276,8 @@ export async function main(args: string[]): Promise<void> {
             describe: "zuliprc to read site and key from",
           }),
       async (argv) => {
+        const { sendWebhookFixture } = await import("./tools/send-webhook-fixture.js");
+        const { readZuliprc } = await import("./tools/zuliprc.js");
         const rc =
           argv.site !== undefined && argv.apiKey !== undefined ? undefined : readZuliprc(argv.zuliprc);
         const result = await sendWebhookFixture({
@@ -206,10 +293,79 @@ export async function main(args: string[]): Promise<void> {
       },
     )
     .command(
+      "new-integration <name>",
+      "Write a working skeleton of an integration of your own (definition, one event, a fixture and its expected message, a doc) into DIR/NAME",
+      (y) =>
+        y
+          .positional("name", { type: "string", demandOption: true, describe: "Its name: a-z, 0-9 and _" })
+          .option("dir", { type: "string", default: ".", describe: "Folder to write it in" }),
+      async (argv) => {
+        const { writeSkeleton } = await import("./tools/integration-scaffold.js");
+        const folder = writeSkeleton(argv.name, argv.dir);
+        console.log(`Wrote the integration ${argv.name} in ${folder}.`);
+        console.log(`Test it:  npx chat-server test-integration ${folder}`);
+        console.log(`Load it:  npx chat-server serve --integrations-path ${folder}`);
+      },
+    )
+    .command(
+      "export-template",
+      "Write a template bot's saved templates as an integration module (DIR/NAME), with fixtures from its logged deliveries",
+      (y) =>
+        y
+          .option("bot", {
+            type: "string",
+            demandOption: true,
+            describe: "The template bot: its email, short name or full name",
+          })
+          .option("name", {
+            type: "string",
+            demandOption: true,
+            describe: "The new integration's name: a-z, 0-9 and _",
+          })
+          .option("dir", { type: "string", default: ".", describe: "Folder to write it in" })
+          .option("deliveries", {
+            type: "number",
+            default: 20,
+            describe: "How many of its last deliveries become fixtures (0-200)",
+          })
+          .option("zuliprc", {
+            type: "string",
+            default: "./data/zuliprc",
+            describe: "zuliprc of the bot's owner (or an administrator)",
+          }),
+      async (argv) => {
+        const { exportTemplate } = await import("./tools/export-template.js");
+        const { readZuliprc } = await import("./tools/zuliprc.js");
+        const folder = await exportTemplate(readZuliprc(argv.zuliprc), {
+          bot: argv.bot,
+          name: argv.name,
+          dir: argv.dir,
+          num: argv.deliveries,
+        });
+        console.log(`Wrote the integration ${argv.name} in ${folder}.`);
+        console.log(`Test it:  npx chat-server test-integration ${folder}`);
+        console.log(`Load it:  npx chat-server serve --integrations-path ${folder}`);
+      },
+    )
+    .command(
+      "test-integration <dir>",
+      "Send each fixtures/<name>.json of an integration through it and compare with fixtures/expected/<name>.json; exit 1 on a difference",
+      (y) =>
+        y.positional("dir", { type: "string", demandOption: true, describe: "The integration's folder" }),
+      async (argv) => {
+        const { fixtureRunsText, testIntegration } = await import("./tools/integration-scaffold.js");
+        const runs = await testIntegration(argv.dir);
+        console.log(fixtureRunsText(runs));
+        if (runs.length === 0 || runs.some((r) => !r.ok)) process.exitCode = 1;
+      },
+    )
+    .command(
       "integrations",
       "List the incoming-webhook integrations with their options and events",
       (y) => y.option("json", { type: "boolean", default: false, describe: "Print JSON" }),
-      (argv) => {
+      async (argv) => {
+        const { integrations } = await import("../integrations/index.js");
+        const { integrationSummary } = await import("./domain/webhooks/integration-summary.js");
         const list = integrations.map(integrationSummary).map((i) => ({
           name: i.name,
           displayName: i.display_name,
@@ -253,19 +409,22 @@ export async function main(args: string[]): Promise<void> {
             describe: "zuliprc of the user who will own the bot (the organization owner's)",
           }),
       async (argv) => {
-        const { integrationUrl, integrationUrlText } = await import("./tools/integration-url.js");
-        const integration = integrations.find((i) => i.name === argv.integration);
-        if (integration === undefined) {
-          throw new Error(
-            `Unknown integration '${argv.integration}' (npx chat-server integrations lists them)`,
-          );
-        }
-        const result = await integrationUrl(readZuliprc(argv.zuliprc), integration, {
+        const { integrationUrl, integrationUrlText, serverIntegration } =
+          await import("./tools/integration-url.js");
+        const { readZuliprc } = await import("./tools/zuliprc.js");
+        const rc = readZuliprc(argv.zuliprc);
+        const integration = await serverIntegration(rc, argv.integration);
+        const result = await integrationUrl(rc, integration, {
           stream: argv.stream,
           topic: argv.topic,
           bot: argv.bot,
         });
-        process.stdout.write(integrationUrlText(integration, result));
+        process.stdout.write(integrationUrlText(integration, result, rc.site));
+        if (!result.streamExists) {
+          process.stderr.write(
+            `Warning: the stream '${argv.stream}' does not exist: create it (or subscribe to it) before the service posts, or its messages are refused.\n`,
+          );
+        }
       },
     )
     .command(
@@ -292,6 +451,10 @@ export async function main(args: string[]): Promise<void> {
             describe: "Write the section(s) to this file, mode 0600 (default: standard output)",
           }),
       async (argv) => {
+        const { botserverrcSection, fetchAllBotserverrcEntries, fetchBotserverrcEntry } =
+          await import("./tools/botserverrc.js");
+        const { readZuliprc } = await import("./tools/zuliprc.js");
+        const { writeSecretFile } = await import("./secure-files.js");
         const rc = readZuliprc(argv.zuliprc);
         const entries =
           argv.bot === undefined
@@ -326,6 +489,9 @@ export async function main(args: string[]): Promise<void> {
             describe: "Write the section(s) to this file, mode 0600 (default: standard output)",
           }),
       async (argv) => {
+        const { botserverrcSection, createBotserverBot } = await import("./tools/botserverrc.js");
+        const { readZuliprc } = await import("./tools/zuliprc.js");
+        const { writeSecretFile } = await import("./secure-files.js");
         const { entry, created } = await createBotserverBot(readZuliprc(argv.zuliprc), {
           name: argv.name,
           payloadUrl: argv.payloadUrl,

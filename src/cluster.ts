@@ -1,6 +1,6 @@
 import cluster from "node:cluster";
 import type { Worker } from "node:cluster";
-import type { Logger } from "./logger.js";
+import type { Logger } from "./lib/logger.js";
 
 /** What a worker tells the primary once it serves (after migrations and the first-start bootstrap). */
 export interface WorkerReady {

@@ -5,10 +5,11 @@ import { createApp } from "./app.js";
 import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
 import type { ServerConfig } from "./config.js";
+import { backendTimeoutsOf } from "./config.js";
 import { generatePassword } from "./domain/users/secrets.js";
 import type { User } from "./domain/users/types.js";
-import type { Logger } from "./logger.js";
-import { createLogger } from "./logger.js";
+import type { Logger } from "./lib/logger.js";
+import { createLogger } from "./lib/logger.js";
 import type { Services } from "./services.js";
 import { createServices } from "./services.js";
 import { answerClientErrorsWithJson } from "./http/middleware/node-errors.js";
@@ -20,7 +21,12 @@ import {
   writeSecretFile,
 } from "./secure-files.js";
 import { openStore } from "./store/open-store.js";
-import { connectRedis } from "./infra/redis/connection.js";
+import type { Db, Queryable } from "./store/db.js";
+import { connectRedis, isRedisUnreachable } from "./infra/redis/connection.js";
+import { retryUntilReachable } from "./infra/retry-until-reachable.js";
+import { isDatabaseConnectionError } from "./infra/unavailable.js";
+import { answerWhileStarting } from "./http/starting.js";
+import type { StartingState } from "./http/starting.js";
 import type { RedisBackend } from "./infra/redis/connection.js";
 import { redisSharedState } from "./infra/shared-state.js";
 import { shareAuthInvalidation } from "./infra/redis/auth-invalidation.js";
@@ -37,6 +43,8 @@ export interface RunningServer {
   url: string;
   port: number;
   services: Services;
+  /** The store the services use (tests and benchmarks read and seed it directly). */
+  db: Db;
   server: http.Server;
   firstStart: FirstStart | undefined;
   close(): Promise<void>;
@@ -49,11 +57,12 @@ export function zuliprcText(email: string, key: string, site: string): string {
 
 /** On an empty store: creates the organization and its owner, and writes <data-dir>/zuliprc (0600). */
 export async function ensureRealm(
-  services: Services,
+  services: Pick<Services, "users" | "streams">,
+  db: Queryable,
   config: ServerConfig,
   ownerPassword: string | undefined,
 ): Promise<FirstStart | undefined> {
-  const existing = await services.db.get<{ id: number }>("SELECT id FROM realms LIMIT 1");
+  const existing = await db.get<{ id: number }>("SELECT id FROM realms LIMIT 1");
   if (existing !== undefined) return undefined;
   // Make sure the zuliprc can be written before creating anything (with PostgreSQL the data dir
   // holds only the zuliprc and may not exist yet).
@@ -106,13 +115,19 @@ export async function startServer(
   });
   server.keepAliveTimeout = config.limits.keepAliveTimeoutMs;
   answerClientErrorsWithJson(server);
-  // Requests that arrive while the store opens wait for the app.
+  // Requests that arrive while the store opens wait for the app; /health and /ready answer at once,
+  // and while PostgreSQL or Redis cannot be reached the others get a 503 (src/http/starting.ts).
   const app: { handle?: (req: http.IncomingMessage, res: http.ServerResponse) => void } = {};
   const waiting: [http.IncomingMessage, http.ServerResponse][] = [];
+  const starting: StartingState = { waitingFor: undefined };
   server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (app.handle === undefined) waiting.push([req, res]);
-    else app.handle(req, res);
+    if (app.handle !== undefined) app.handle(req, res);
+    else if (!answerWhileStarting(req, res, starting)) waiting.push([req, res]);
   });
+  const unreachable = (backend: "database" | "redis") => (): void => {
+    starting.waitingFor = backend;
+    for (const [req, res] of waiting.splice(0)) answerWhileStarting(req, res, starting);
+  };
   await listen(server, config.port, config.host);
 
   const port = (server.address() as AddressInfo).port;
@@ -133,14 +148,45 @@ export async function startServer(
       ensureSecretFile(sqliteFile);
       secureSqliteFiles(sqliteFile);
     }
-    db = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-    if (config.redisUrl !== undefined) {
-      redis = await connectRedis(config.redisUrl, logger, config.redisPrefix);
-      shared = await redisSharedState(redis, config, logger);
+    // Started during an outage: wait for PostgreSQL and Redis (docs/reliability.md), never exit.
+    const timeouts = backendTimeoutsOf(config);
+    db = await retryUntilReachable(
+      "the database",
+      () =>
+        openStore({
+          databaseUrl: config.databaseUrl,
+          dataDir: config.dataDir,
+          timeouts: {
+            connectTimeoutMs: timeouts.databaseConnectMs,
+            statementTimeoutMs: timeouts.databaseStatementMs,
+          },
+        }),
+      { logger, isTransient: isDatabaseConnectionError, onFailure: unreachable("database") },
+    );
+    starting.waitingFor = undefined;
+    const redisUrl = config.redisUrl;
+    if (redisUrl !== undefined) {
+      [redis, shared] = await retryUntilReachable(
+        "Redis",
+        async () => {
+          const backend = await connectRedis(redisUrl, logger, config.redisPrefix, {
+            connectTimeoutMs: timeouts.redisConnectMs,
+            commandTimeoutMs: timeouts.redisCommandMs,
+          });
+          try {
+            return [backend, await redisSharedState(backend, config, logger)] as const;
+          } catch (err) {
+            await backend.close();
+            throw err;
+          }
+        },
+        { logger, isTransient: isRedisUnreachable, onFailure: unreachable("redis") },
+      );
+      starting.waitingFor = undefined;
     }
     services = createServices(db, config, clock, logger, shared);
     if (redis !== undefined) stopSharing = await shareAuthInvalidation(redis, services.users, logger);
-    firstStart = await ensureRealm(services, config, opts.ownerPassword);
+    firstStart = await ensureRealm(services, db, config, opts.ownerPassword);
     // SQLite creates -wal and -shm on first use; make sure none is readable by others.
     if (sqliteFile !== undefined) secureSqliteFiles(sqliteFile);
   } catch (err) {
@@ -159,6 +205,7 @@ export async function startServer(
     url,
     port,
     services,
+    db,
     server,
     firstStart,
     async close() {

@@ -1,4 +1,4 @@
-import type { Logger } from "../logger.js";
+import type { Logger } from "../lib/logger.js";
 import type { RedisBackend } from "./redis/connection.js";
 
 /**

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { EventQueueStore } from "../domain/events/queue-store.js";
 import type { PresenceStore } from "../domain/presence/presence-service.js";
 import type { ServerConfig } from "../config.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../lib/logger.js";
 import type { RedisBackend } from "./redis/connection.js";
 import { RedisEventQueueStore } from "./redis/redis-queue-store.js";
 import { RedisRateLimitStore } from "./redis/redis-rate-limit.js";

@@ -24,7 +24,8 @@ const CONNECTION_CODES = new Set([
   "ETIMEDOUT",
   "EHOSTUNREACH",
   "ENOTFOUND",
-  // PostgreSQL: admin/crash shutdown, cannot connect now, connection failures.
+  // PostgreSQL: statement_timeout reached, admin/crash shutdown, cannot connect now, connection failures.
+  "57014",
   "57P01",
   "57P02",
   "57P03",
@@ -39,7 +40,8 @@ export function isDatabaseConnectionError(err: unknown): boolean {
   const e = asErrorLike(err);
   if (e === undefined) return false;
   if (typeof e.code === "string" && CONNECTION_CODES.has(e.code)) return true;
-  return /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
+  // "Query read timeout": pg's query_timeout (a statement left unanswered).
+  return /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect|Query read timeout/i.test(
     e.message,
   );
 }
@@ -59,12 +61,15 @@ function asErrorLike(err: unknown): ErrorLike | undefined {
     : undefined;
 }
 
-/** Whether `err` is ioredis saying the connection is down (commands are not queued while it is). */
+/**
+ * Whether `err` is ioredis saying the connection is down (commands are not queued while it is) or
+ * that a command went unanswered for its `commandTimeout`.
+ */
 export function isRedisConnectionError(err: unknown): boolean {
   const e = asErrorLike(err);
   if (e === undefined) return false;
   if (e.name === "MaxRetriesPerRequestError") return true;
-  return /Connection is closed|enableOfflineQueue|Stream isn't writeable|Reached the max retries/i.test(
+  return /Connection is closed|enableOfflineQueue|Stream isn't writeable|Reached the max retries|Command timed out/i.test(
     e.message,
   );
 }

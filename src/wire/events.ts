@@ -26,8 +26,18 @@ export function flagsEvent(
   flag: string,
   messages: readonly number[],
   all = false,
+  messageDetails?: Record<string, Record<string, unknown>>,
 ): WireEvent {
-  return { type: "update_message_flags", op, operation: op, flag, messages: [...messages], all };
+  const event: WireEvent = {
+    type: "update_message_flags",
+    op,
+    operation: op,
+    flag,
+    messages: [...messages],
+    all,
+  };
+  if (messageDetails !== undefined) event["message_details"] = messageDetails;
+  return event;
 }
 
 /** `delete_message` for messages of one conversation. */

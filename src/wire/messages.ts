@@ -1,3 +1,4 @@
+import type { Submessage } from "../store/submessages-repo.js";
 import { avatarUrl } from "../domain/users/avatar.js";
 import type { User } from "../domain/users/types.js";
 import type {
@@ -18,6 +19,19 @@ export interface WireContext {
   participants?: readonly User[] | undefined;
   /** The message's reactions, oldest first (none when omitted). */
   reactions?: readonly Reaction[] | undefined;
+  /** The message's submessages (its widget and what was done with it), oldest first. */
+  submessages?: readonly Submessage[] | undefined;
+}
+
+/** A submessage as messages and `submessage` events carry it. */
+export function submessageWire(s: Submessage): Record<string, unknown> {
+  return {
+    msg_type: s.msgType,
+    content: s.content,
+    message_id: s.messageId,
+    sender_id: s.senderId,
+    id: s.id,
+  };
 }
 
 /** A `display_recipient` element of a private message. */
@@ -69,7 +83,7 @@ export function messageWire(
     topic_links: [],
     is_me_message: m.isMeMessage,
     reactions: (ctx.reactions ?? []).map(reactionWire),
-    submessages: [],
+    submessages: (ctx.submessages ?? []).map(submessageWire),
     sender_full_name: ctx.sender.fullName,
     sender_email: ctx.sender.email,
     sender_short_name: ctx.sender.shortName,

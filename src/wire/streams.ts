@@ -1,3 +1,4 @@
+import { streamSettings } from "../domain/streams/permissions.js";
 import type { Stream, Subscription } from "../domain/streams/types.js";
 
 /**
@@ -20,9 +21,16 @@ export function streamWire(stream: Stream): Record<string, unknown> {
     first_message_id: stream.firstMessageId,
     is_announcement_only: stream.isAnnouncementOnly,
     stream_weekly_traffic: null,
-    // Who may unsubscribe others: the administrators' system group (Zulip's default; see
-    // src/domain/user-groups/user-groups-service.ts, SystemGroup.ADMINISTRATORS).
-    can_remove_subscribers_group: 2,
+    // Newer fields (Zulip 8.0 to 10.0): no creator is recorded, every channel counts as recently
+    // active.
+    is_archived: stream.isArchived,
+    creator_id: null,
+    is_recently_active: true,
+    topics_policy: stream.topicsPolicy,
+    // Group-based permissions (src/domain/streams/permissions.ts): can_add_subscribers_group,
+    // can_administer_channel_group, can_remove_subscribers_group, can_send_message_group,
+    // can_subscribe_group.
+    ...streamSettings(stream),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { AttachmentView } from "../domain/uploads/upload-service.js";
+import type { AttachmentView } from "../domain/uploads/types.js";
 
 /** Zulip's Attachment object (GET /attachments, `attachment` events); times in milliseconds. */
 export function attachmentWire(view: AttachmentView): Record<string, unknown> {

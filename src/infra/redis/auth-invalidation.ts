@@ -1,5 +1,5 @@
 import { onUserCredentialsChange } from "../../store/users-repo.js";
-import type { Logger } from "../../logger.js";
+import type { Logger } from "../../lib/logger.js";
 import type { RedisBackend } from "./connection.js";
 
 /**

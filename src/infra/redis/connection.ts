@@ -1,13 +1,16 @@
 import { Redis } from "ioredis";
-import type { Logger } from "../../logger.js";
+import type { Logger } from "../../lib/logger.js";
+import { isRedisConnectionError } from "../unavailable.js";
 
 /**
  * The Redis connections of one server process (`serve --redis URL`): one for commands and one
  * subscribed to the pub/sub channels (wake-ups, supersede, invalidations).
  *
  * Commands never wait for a lost connection (no offline queue, one retry): while Redis is away
- * they fail at once and the request is answered 503 (src/infra/unavailable.ts); ioredis
- * reconnects by itself and re-subscribes, so the process recovers without a restart.
+ * they fail at once and the request is answered 503 (src/infra/unavailable.ts); a command left
+ * unanswered (packets dropped, Redis frozen) fails after `commandTimeoutMs`, and opening a
+ * connection gives up after `connectTimeoutMs`. ioredis reconnects by itself and re-subscribes,
+ * so the process recovers without a restart.
  */
 export interface RedisBackend {
   readonly client: Redis;
@@ -19,12 +22,39 @@ export interface RedisBackend {
   close(): Promise<void>;
 }
 
-function connection(url: string, logger: Logger, role: string): Redis {
+export interface RedisTimeouts {
+  connectTimeoutMs: number;
+  commandTimeoutMs: number;
+}
+
+/** Thrown when Redis cannot be reached at start-up (the server waits and retries). */
+export class RedisUnreachableError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "RedisUnreachableError";
+  }
+}
+
+/**
+ * Whether a start-up failure is worth waiting out: Redis could not be reached, or stopped
+ * answering. Not when Redis answered with an error (a wrong password, a bad database number).
+ */
+export function isRedisUnreachable(err: unknown): boolean {
+  if (err instanceof RedisUnreachableError) {
+    const cause = err.cause as { name?: unknown } | undefined;
+    return cause?.name !== "ReplyError";
+  }
+  return isRedisConnectionError(err);
+}
+
+function connection(url: string, logger: Logger, role: string, timeouts: RedisTimeouts): Redis {
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: role === "subscriber",
     maxRetriesPerRequest: 1,
-    connectTimeout: 3000,
+    connectTimeout: timeouts.connectTimeoutMs,
+    commandTimeout: timeouts.commandTimeoutMs,
+    keepAlive: 10_000,
     retryStrategy: (times) => Math.min(100 * times, 1000),
   });
   let down = false;
@@ -42,17 +72,33 @@ function connection(url: string, logger: Logger, role: string): Redis {
 }
 
 /** Connects both connections (fails when Redis cannot be reached at start-up). */
-export async function connectRedis(url: string, logger: Logger, prefix = "chat:"): Promise<RedisBackend> {
-  const client = connection(url, logger, "client");
-  const subscriber = connection(url, logger, "subscriber");
+export async function connectRedis(
+  url: string,
+  logger: Logger,
+  prefix = "chat:",
+  timeouts: RedisTimeouts = { connectTimeoutMs: 3000, commandTimeoutMs: 2000 },
+): Promise<RedisBackend> {
+  const client = connection(url, logger, "client", timeouts);
+  const subscriber = connection(url, logger, "subscriber", timeouts);
+  // A connection accepted and then left unanswered (packets dropped) never becomes ready by itself.
+  let timer: NodeJS.Timeout | undefined;
+  const unanswered = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error("no answer")),
+      timeouts.connectTimeoutMs + timeouts.commandTimeoutMs,
+    );
+  });
   try {
-    await Promise.all([client.connect(), subscriber.connect()]);
+    await Promise.race([Promise.all([client.connect(), subscriber.connect()]), unanswered]);
   } catch (err) {
     client.disconnect();
     subscriber.disconnect();
-    throw new Error(`Redis at ${redactRedisUrl(url)} cannot be reached: ${(err as Error).message}`, {
-      cause: err,
-    });
+    throw new RedisUnreachableError(
+      `Redis at ${redactRedisUrl(url)} cannot be reached: ${(err as Error).message}`,
+      { cause: err },
+    );
+  } finally {
+    clearTimeout(timer);
   }
   return {
     client,

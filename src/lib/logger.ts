@@ -1,4 +1,7 @@
 /** A small structured logger: one line per record on stderr, level-filtered. Never pass secrets. */
+import { AsyncLocalStorage } from "node:async_hooks";
+import crypto from "node:crypto";
+
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
@@ -19,7 +22,15 @@ export function createLogger(
 ): Logger {
   const emit = (at: Exclude<LogLevel, "silent">, msg: string, own?: Record<string, unknown>): void => {
     if (ORDER[at] < ORDER[level]) return;
-    const fields = options.fields ? { ...options.fields, ...own } : own;
+    const context = requestContext.getStore();
+    const fields =
+      options.fields || context
+        ? {
+            ...options.fields,
+            ...(context && { request_id: context.requestId, trace_id: context.traceId }),
+            ...own,
+          }
+        : own;
     if (options.format === "json") {
       write(jsonRecord(at, msg, fields));
       return;
@@ -56,3 +67,44 @@ function defaultWrite(line: string): void {
 }
 
 export const silentLogger: Logger = createLogger("silent");
+
+/**
+ * The request being served (set by the request-log middleware of both servers): every log line
+ * written while serving it, in any module, carries its `request_id` and `trace_id`, and the
+ * requests it causes (outgoing webhooks, the bot server's replies) pass them on.
+ */
+export interface RequestContext {
+  /** `X-Request-Id`: the caller's, or made here. */
+  requestId: string;
+  /** W3C trace context: the caller's trace id (`traceparent`), or a new one. */
+  traceId: string;
+  /** This server's span for the request: the parent id of the requests it makes. */
+  spanId: string;
+}
+
+export const requestContext = new AsyncLocalStorage<RequestContext>();
+
+const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
+
+/** The context of a request that arrived with these headers (invalid or missing ones are replaced). */
+export function contextFromHeaders(
+  requestId: string | undefined,
+  traceparent: string | undefined,
+): RequestContext {
+  const trace = traceparent === undefined ? null : TRACEPARENT.exec(traceparent.trim());
+  const traceId =
+    trace?.[1] !== undefined && !/^0+$/.test(trace[1]) ? trace[1] : crypto.randomBytes(16).toString("hex");
+  return {
+    requestId: requestId !== undefined && REQUEST_ID.test(requestId) ? requestId : crypto.randomUUID(),
+    traceId,
+    spanId: crypto.randomBytes(8).toString("hex"),
+  };
+}
+
+/** Headers that carry the current request's ids to a request it causes (none outside a request). */
+export function propagationHeaders(): Record<string, string> {
+  const context = requestContext.getStore();
+  if (context === undefined) return {};
+  return { "x-request-id": context.requestId, traceparent: `00-${context.traceId}-${context.spanId}-01` };
+}

@@ -75,6 +75,15 @@ export class AttachmentsRepo {
     return rows.map(toAttachment);
   }
 
+  /** Bytes of every upload of one user (the per-user storage cap). */
+  async spaceUsedBy(ownerId: number): Promise<number> {
+    const r = await this.db.get<{ total: number | null }>(
+      "SELECT SUM(size) AS total FROM attachments WHERE owner_id = ?",
+      [ownerId],
+    );
+    return Number(r?.total ?? 0);
+  }
+
   /** Bytes of every upload of the organization (register's and GET /attachments' upload_space_used). */
   async spaceUsed(): Promise<number> {
     const r = await this.db.get<{ total: number | null }>("SELECT SUM(size) AS total FROM attachments");

@@ -37,4 +37,9 @@ export class BotsRepo {
       await this.db.run("UPDATE bot_services SET interface = ? WHERE bot_id = ?", [change.interface, botId]);
     }
   }
+
+  /** Gives every service of the bot (an outgoing-webhook bot has one) a new outgoing token. */
+  async setServiceToken(botId: number, token: string): Promise<void> {
+    await this.db.run("UPDATE bot_services SET token = ? WHERE bot_id = ?", [token, botId]);
+  }
 }

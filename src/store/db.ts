@@ -34,3 +34,13 @@ export function sqlBool(value: boolean): number {
 export function placeholders(n: number): string {
   return new Array<string>(n).fill("?").join(", ");
 }
+
+/**
+ * `IN (…)` over one JSON array parameter (`JSON.stringify(ids)`): one constant SQL text for any
+ * number of ids, so the statement is prepared once.
+ */
+export function jsonIdsIn(db: Queryable): string {
+  return db.dialect === "sqlite"
+    ? "(SELECT value FROM json_each(?))"
+    : "(SELECT json_array_elements_text(?::json)::bigint)";
+}

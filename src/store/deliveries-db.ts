@@ -57,6 +57,7 @@ export async function openDeliveriesDb(
     // A smaller page cache than the main store's: the log is written and read back by small pages.
     await db.exec("PRAGMA cache_size = -8192");
     await db.exec(SCHEMA);
+    await addColumnsOfLaterMigrations(db);
     let imported = 0;
     const done = await db.get<{ value: string }>("SELECT value FROM deliveries_meta WHERE key = ?", [
       IMPORTED,
@@ -68,6 +69,16 @@ export async function openDeliveriesDb(
     await db.close();
     throw err;
   }
+}
+
+/**
+ * Columns later main-store migrations added to `webhook_deliveries` (100: `old_credential`), added
+ * to a file created before them.
+ */
+async function addColumnsOfLaterMigrations(db: SqliteDb): Promise<void> {
+  const columns = await db.all<{ name: string }>("PRAGMA table_info(webhook_deliveries)");
+  if (!columns.some((c) => c.name === "old_credential"))
+    await db.exec("ALTER TABLE webhook_deliveries ADD COLUMN old_credential TEXT");
 }
 
 async function importFromMain(db: SqliteDb, mainFile: string): Promise<number> {

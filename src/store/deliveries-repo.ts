@@ -1,5 +1,6 @@
-import type { Queryable, SqlValue } from "./db.js";
-import type { Delivery, Direction, NewDelivery, Outcome } from "../domain/deliveries/types.js";
+import type { Db, Queryable, SqlValue } from "./db.js";
+import type { TransactionalRepo } from "./repos.js";
+import type { Delivery, Direction, NewDelivery, OldCredential, Outcome } from "../domain/deliveries/types.js";
 
 interface Row {
   id: number | string;
@@ -22,14 +23,15 @@ interface Row {
   attempts: number | string;
   error: string | null;
   replay_of: number | string | null;
+  old_credential: string | null;
 }
 
 const COLUMNS =
-  "id, bot_id, created_ms, direction, integration, event, method, url, request_headers, request_body, request_form, body_truncated, response_status, response_body, outcome, message_ids, attempts, error, replay_of";
+  "id, bot_id, created_ms, direction, integration, event, method, url, request_headers, request_body, request_form, body_truncated, response_status, response_body, outcome, message_ids, attempts, error, replay_of, old_credential";
 const INSERT_COLUMNS = COLUMNS.slice("id, ".length);
 /** One row's placeholders. */
-const ROW = `(${new Array(18).fill("?").join(", ")})`;
-/** Rows per INSERT statement (18 parameters each: far below SQLite's and PostgreSQL's limits). */
+const ROW = `(${new Array(19).fill("?").join(", ")})`;
+/** Rows per INSERT statement (19 parameters each: far below SQLite's and PostgreSQL's limits). */
 const ROWS_PER_INSERT = 32;
 
 function toDelivery(r: Row): Delivery {
@@ -53,6 +55,7 @@ function toDelivery(r: Row): Delivery {
     attempts: Number(r.attempts),
     error: r.error,
     replayOf: r.replay_of === null ? null : Number(r.replay_of),
+    oldCredential: r.old_credential as OldCredential | null,
   };
 }
 
@@ -86,6 +89,7 @@ function values(d: NewDelivery, dialect: "sqlite" | "postgres"): SqlValue[] {
     d.attempts,
     d.error,
     d.replayOf,
+    d.oldCredential,
   ];
 }
 
@@ -178,4 +182,13 @@ export class DeliveriesRepo {
     );
     return result.changes;
   }
+}
+
+/** The delivery log's repository over one store (the log may open a store of its own). */
+export function deliveriesStore(db: Db): TransactionalRepo<DeliveriesRepo> {
+  // Built here, not with repos.ts's transactional(): the writer thread loads this module alone.
+  return {
+    read: new DeliveriesRepo(db),
+    transaction: (fn) => db.transaction((tx) => fn(new DeliveriesRepo(tx))),
+  };
 }

@@ -1,9 +1,11 @@
 /**
  * Who received which message and with which flags: `user_messages` rows (a row per recipient for
  * private and moved messages; sparse exception rows for stream messages), subscription intervals
- * and read watermarks. The model is described in narrow-sql.ts. MessagesRepo extends this class.
+ * and read watermarks. The model is described in narrow-sql.ts; the writes of rows that sending
+ * and moving need are in RecipientRowsRepo, which this repository uses for its own writes.
  */
-import type { SqlValue } from "./db.js";
+import { jsonIdsIn } from "./db.js";
+import type { Queryable, SqlValue } from "./db.js";
 import {
   COVERED,
   DERIVED_READ,
@@ -18,7 +20,7 @@ import { RecipientRowsRepo } from "./recipient-rows-repo.js";
 import { SEARCH_CATCH_UP_SQL } from "./search-index.js";
 import type { UnreadRow } from "../domain/messages/types.js";
 import { unreadState } from "./unread-state.js";
-import type { UnreadState } from "./unread-state.js";
+import type { FlagFilter, UnreadState } from "./unread-state.js";
 
 export type { UnreadGroup, UnreadState } from "./unread-state.js";
 
@@ -30,14 +32,13 @@ const INDEXED_KINDS = new Set(["stream", "pm", "private", "sender", "search", "i
 /** Flags that only rows carry (never derived): a narrow on them reads the user's rows. */
 const ROW_ONLY_FLAGS = 2 | 4 | 8 | 512;
 
-/** Which of a user's messages a flag change or an unread query covers. */
-export interface FlagFilter {
-  messageIds?: readonly number[];
-  streamId?: number;
-  topic?: string;
-}
+export class FlagsRepo {
+  private readonly rows: RecipientRowsRepo;
 
-export class FlagsRepo extends RecipientRowsRepo {
+  constructor(private readonly db: Queryable) {
+    this.rows = new RecipientRowsRepo(db);
+  }
+
   /** The user's flags bitmask for the message; undefined when the user did not receive it. */
   async flagsOf(userId: number, messageId: number): Promise<number | undefined> {
     return (await this.flagsOfMany(userId, [messageId])).get(messageId);
@@ -48,7 +49,7 @@ export class FlagsRepo extends RecipientRowsRepo {
     const out = new Map<number, number>();
     if (messageIds.length === 0) return out;
     const rows = await this.db.all<{ id: number; flags: number }>(
-      `SELECT m.id AS id, ${FLAGS_EXPR} AS flags FROM ${USER_FROM} WHERE m.id IN ${this.idsIn()} AND ${RECEIVED}`,
+      `SELECT m.id AS id, ${FLAGS_EXPR} AS flags FROM ${USER_FROM} WHERE m.id IN ${jsonIdsIn(this.db)} AND ${RECEIVED}`,
       [userId, userId, JSON.stringify(messageIds)],
     );
     for (const r of rows) out.set(Number(r.id), Number(r.flags));
@@ -106,7 +107,7 @@ export class FlagsRepo extends RecipientRowsRepo {
     if (indexed || op === "=") return this.rangeQuery(scope, op, anchor, order, limit, []);
     const window =
       order === "DESC"
-        ? { sql: "m.id > ?", bound: Math.min(anchor, (await this.maxId()) + 1) - SCAN_WINDOW }
+        ? { sql: "m.id > ?", bound: Math.min(anchor, (await this.rows.maxId()) + 1) - SCAN_WINDOW }
         : { sql: "m.id < ?", bound: anchor + SCAN_WINDOW };
     const first = await this.rangeQuery(scope, op, anchor, order, limit, [[window.sql, window.bound]]);
     if (first.length >= limit) return first;
@@ -160,7 +161,7 @@ export class FlagsRepo extends RecipientRowsRepo {
    * the messages the user received. Flag narrows get an index-friendly bound: rows only for the
    * flags only rows carry, and no message below the lowest possible unread one for `is:unread`.
    */
-  protected async scopeWhere(scope: MessageScope, params: SqlValue[]): Promise<string[]> {
+  private async scopeWhere(scope: MessageScope, params: SqlValue[]): Promise<string[]> {
     params.push(scope.userId, scope.userId);
     const where: string[] = [];
     if (scope.historyOfStreamId !== undefined) {
@@ -211,7 +212,7 @@ export class FlagsRepo extends RecipientRowsRepo {
     if (ids.length === 0) return [];
     const params: SqlValue[] = [];
     const where = await this.scopeWhere(scope, params);
-    where.push(`m.id IN ${this.idsIn()}`);
+    where.push(`m.id IN ${jsonIdsIn(this.db)}`);
     params.push(JSON.stringify(ids));
     const rows = await this.db.all<{ id: number }>(
       `SELECT m.id AS id FROM ${USER_FROM} WHERE ${where.join(" AND ")} ORDER BY m.id`,
@@ -280,7 +281,7 @@ export class FlagsRepo extends RecipientRowsRepo {
   /** Every message marked read: the watermarks at the newest message, the rows read, none left redundant. */
   async markAllRead(userId: number): Promise<void> {
     await this.db.run("UPDATE subscriptions SET read_upto = ? WHERE user_id = ?", [
-      await this.maxId(),
+      await this.rows.maxId(),
       userId,
     ]);
     await this.db.run("UPDATE user_messages SET flags = flags | 1 WHERE user_id = ? AND (flags & 1) = 0", [
@@ -308,7 +309,7 @@ export class FlagsRepo extends RecipientRowsRepo {
       const streamId = filter.streamId!;
       const changed = (await this.unreadRows(userId, Number.MAX_SAFE_INTEGER, { streamId })).map((r) => r.id);
       await this.db.run("UPDATE subscriptions SET read_upto = ? WHERE user_id = ? AND stream_id = ?", [
-        await this.maxId(),
+        await this.rows.maxId(),
         userId,
         streamId,
       ]);
@@ -335,10 +336,10 @@ export class FlagsRepo extends RecipientRowsRepo {
     }
     if (writes.length === 0) return [];
     const changed = writes.map((w) => w[1]).sort((a, b) => a - b);
-    await this.upsertRows(writes);
+    await this.rows.upsertRows(writes);
     if (bit === READ && add) {
       const streams = await this.db.all<{ stream_id: number }>(
-        `SELECT DISTINCT stream_id FROM messages WHERE id IN ${this.idsIn()} AND recipient_flags IS NOT NULL`,
+        `SELECT DISTINCT stream_id FROM messages WHERE id IN ${jsonIdsIn(this.db)} AND recipient_flags IS NOT NULL`,
         [JSON.stringify(changed)],
       );
       for (const s of streams) await this.advanceWatermark(userId, Number(s.stream_id));
@@ -363,7 +364,7 @@ export class FlagsRepo extends RecipientRowsRepo {
        AND (${FLAGS_EXPR} & 1) = 0 ORDER BY m.id LIMIT 1`,
       [userId, userId, streamId, from],
     );
-    const to = first === undefined ? await this.maxId() : Number(first.id) - 1;
+    const to = first === undefined ? await this.rows.maxId() : Number(first.id) - 1;
     if (to <= from) return;
     await this.db.run(
       "UPDATE subscriptions SET read_upto = ? WHERE user_id = ? AND stream_id = ? AND read_upto < ?",
@@ -373,12 +374,12 @@ export class FlagsRepo extends RecipientRowsRepo {
   }
 
   /** Deletes the user's rows of sparse messages that say what the derived flags say. */
-  protected async dropRedundantRows(userId: number, filter: FlagFilter): Promise<void> {
+  private async dropRedundantRows(userId: number, filter: FlagFilter): Promise<void> {
     const params: SqlValue[] = [userId, userId];
     let extra = "";
     if (filter.messageIds !== undefined) {
       if (filter.messageIds.length === 0) return;
-      extra = ` AND um2.message_id IN ${this.idsIn()}`;
+      extra = ` AND um2.message_id IN ${jsonIdsIn(this.db)}`;
       params.push(JSON.stringify(filter.messageIds));
     } else if (filter.streamId !== undefined) {
       extra = " AND m.stream_id = ?";
@@ -400,7 +401,7 @@ export class FlagsRepo extends RecipientRowsRepo {
    */
   async insertUserMessage(userId: number, messageId: number, flags: number): Promise<void> {
     if ((await this.flagsOf(userId, messageId)) !== undefined) return;
-    await this.upsertRows([[userId, messageId, flags]]);
+    await this.rows.upsertRows([[userId, messageId, flags]]);
   }
 
   /** Sets several users' flags of one message. */
@@ -409,7 +410,7 @@ export class FlagsRepo extends RecipientRowsRepo {
     changes: readonly { userId: number; flags: number }[],
   ): Promise<void> {
     if (changes.length === 0) return;
-    await this.upsertRows(changes.map((c) => [c.userId, messageId, c.flags]));
+    await this.rows.upsertRows(changes.map((c) => [c.userId, messageId, c.flags]));
     for (const c of changes) await this.dropRedundantRows(c.userId, { messageIds: [messageId] });
   }
 }

@@ -1,5 +1,5 @@
-import { placeholders, sqlBool } from "./db.js";
-import { FlagsRepo } from "./flags-repo.js";
+import { jsonIdsIn, placeholders, sqlBool } from "./db.js";
+import type { Queryable } from "./db.js";
 import { RECEIVED, USER_FROM } from "./narrow-sql.js";
 import type { EditHistoryEntry, MessageHas, NewMessage, StoredMessage } from "../domain/messages/types.js";
 
@@ -43,10 +43,13 @@ function toMessage(r: MessageRow): StoredMessage {
 }
 
 /**
- * Messages, their recipients and per-user flags (the flags and receipt queries are in FlagsRepo,
- * flags-repo.ts). Only these classes run SQL about messages.
+ * Messages and their recipients (Zulip's Recipient rows); who received them with which flags is
+ * FlagsRepo's (flags-repo.ts) and RecipientRowsRepo's (recipient-rows-repo.ts). Only these classes
+ * run SQL about messages.
  */
-export class MessagesRepo extends FlagsRepo {
+export class MessagesRepo {
+  constructor(private readonly db: Queryable) {}
+
   /** Zulip's Recipient id for a stream (type 2), a user (type 1) or a group conversation (type 3). */
   async recipientId(type: 1 | 2 | 3, key: string): Promise<number> {
     const select = "SELECT id FROM recipients WHERE type = ? AND type_key = ?";
@@ -94,7 +97,7 @@ export class MessagesRepo extends FlagsRepo {
   async byIds(ids: readonly number[]): Promise<StoredMessage[]> {
     if (ids.length === 0) return [];
     const rows = await this.db.all<MessageRow>(
-      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id IN ${this.idsIn()} ORDER BY id`,
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id IN ${jsonIdsIn(this.db)} ORDER BY id`,
       [JSON.stringify(ids)],
     );
     return rows.map(toMessage);
@@ -114,7 +117,7 @@ export class MessagesRepo extends FlagsRepo {
         ? "(SELECT value FROM json_each(?))"
         : "(SELECT json_array_elements_text(?::json))";
     const rows = await this.db.all<{ id: number; full_name: string }>(
-      `SELECT id, full_name FROM users WHERE is_active = 1 AND (lower(full_name) IN ${names} OR id IN ${this.idsIn()})`,
+      `SELECT id, full_name FROM users WHERE is_active = 1 AND (lower(full_name) IN ${names} OR id IN ${jsonIdsIn(this.db)})`,
       [JSON.stringify(lowerNames), JSON.stringify(ids)],
     );
     return rows.map((r) => ({ id: Number(r.id), fullName: r.full_name }));

@@ -90,6 +90,27 @@ export function conditionSql(c: MessageCondition, params: SqlValue[], dialect: Q
     case "flag":
       sql = `(${FLAGS_EXPR} & ${c.bits}) <> 0`;
       break;
+    case "pm-including":
+      sql = "m.pm_key IS NOT NULL AND (',' || m.pm_key || ',') LIKE ?";
+      params.push(`%,${c.userId},%`);
+      break;
+    case "public-streams":
+      sql = `m.stream_id IN (SELECT id FROM streams WHERE invite_only = 0${c.webPublicOnly ? " AND is_web_public = 1" : ""})`;
+      break;
+    case "topics":
+      sql =
+        c.topics.length === 0
+          ? "1 = 0"
+          : c.topics.map(() => "(m.stream_id = ? AND lower(m.topic) = ?)").join(" OR ");
+      for (const t of c.topics) params.push(t.streamId, t.topicLower);
+      break;
+    case "resolved":
+      sql = "m.stream_id IS NOT NULL AND m.topic LIKE ?";
+      params.push("\u2714 %");
+      break;
+    case "reacted":
+      sql = "EXISTS (SELECT 1 FROM reactions r WHERE r.message_id = m.id)";
+      break;
     case "not-muted":
       // Muted topics: pairs of stream id and lower-cased topic.
       if (c.topics.length === 0) return "1 = 1";

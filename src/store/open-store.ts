@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Db } from "./db.js";
 import { migrate } from "./migrate.js";
 import { PostgresDb } from "./postgres.js";
+import type { PostgresTimeouts } from "./postgres.js";
 import { SqliteDb } from "./sqlite.js";
 import { SEARCH_CATCH_UP_MS, SEARCH_CATCH_UP_SQL } from "./search-index.js";
 
@@ -13,11 +14,20 @@ import { SEARCH_CATCH_UP_MS, SEARCH_CATCH_UP_SQL } from "./search-index.js";
 export async function openStore(options: {
   databaseUrl?: string | undefined;
   dataDir?: string;
+  /** PostgreSQL: the request-time limits (migrations run without a statement limit). */
+  timeouts?: PostgresTimeouts | undefined;
 }): Promise<Db> {
   const url = options.databaseUrl;
   let db: Db;
   if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) {
-    db = PostgresDb.connect(url);
+    const timeouts = options.timeouts ?? { connectTimeoutMs: 5000, statementTimeoutMs: 5000 };
+    const migrator = PostgresDb.connect(url, { ...timeouts, statementTimeoutMs: 0 });
+    try {
+      await migrate(migrator);
+    } finally {
+      await migrator.close();
+    }
+    return PostgresDb.connect(url, timeouts);
   } else if (url !== undefined && url.startsWith("sqlite:")) {
     db = new SqliteDb(url.slice("sqlite:".length));
   } else if (url !== undefined && url !== "") {

@@ -1,5 +1,12 @@
 import pg from "pg";
 import type { Db, Queryable, RunResult, SqlValue } from "./db.js";
+import { isDatabaseConnectionError } from "../infra/unavailable.js";
+
+export interface PostgresTimeouts {
+  connectTimeoutMs: number;
+  /** 0: statements run as long as they take. */
+  statementTimeoutMs: number;
+}
 
 // BIGINT (int8) and NUMERIC come back as strings by default; our ids and times fit in a double.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -67,10 +74,30 @@ export class PostgresDb extends PgQueryable implements Db {
     super(pool);
   }
 
-  static connect(url: string): PostgresDb {
-    // Connection attempts fail fast while the server is away (503, not a hung request), and an idle
-    // client the server dropped is discarded instead of crashing the process ('error' event).
-    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  /**
+   * A pool of 10 connections. Nothing waits for an unreachable server longer than the timeouts
+   * (docs/reliability.md): opening a connection, or waiting for a free one, gives up after
+   * `connectTimeoutMs`; the server cancels a statement after `statementTimeoutMs`
+   * (`statement_timeout`), and the client abandons one still unanswered a second later
+   * (`query_timeout`: packets dropped on the way, the server never heard of it). 0 = no limit
+   * (migrations). An idle client the server dropped is discarded instead of crashing the process.
+   */
+  static connect(
+    url: string,
+    timeouts: PostgresTimeouts = { connectTimeoutMs: 5000, statementTimeoutMs: 5000 },
+  ): PostgresDb {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      connectionTimeoutMillis: timeouts.connectTimeoutMs,
+      keepAlive: true,
+      ...(timeouts.statementTimeoutMs > 0
+        ? {
+            statement_timeout: timeouts.statementTimeoutMs,
+            query_timeout: timeouts.statementTimeoutMs + 1000,
+          }
+        : {}),
+    });
     pool.on("error", () => undefined);
     return new PostgresDb(pool);
   }
@@ -78,18 +105,28 @@ export class PostgresDb extends PgQueryable implements Db {
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
+    // The pool listens for errors only on idle clients: a connection lost while this one is checked
+    // out and between statements would emit an 'error' nobody handles and end the process.
+    const onError = (err: Error): void => {
+      broken = err;
+    };
+    client.on("error", onError);
     try {
       await client.query("BEGIN");
       const value = await fn(new PgQueryable(client));
       await client.query("COMMIT");
       return value;
     } catch (err) {
-      // A connection that broke mid-transaction is discarded, not given back to the pool.
-      await client.query("ROLLBACK").catch((rollbackErr: unknown) => {
-        broken = rollbackErr as Error;
-      });
+      // A connection that broke mid-transaction is discarded, not given back to the pool; one whose
+      // statement went unanswered is discarded at once (a ROLLBACK would wait behind it).
+      if (isDatabaseConnectionError(err)) broken = err as Error;
+      else
+        await client.query("ROLLBACK").catch((rollbackErr: unknown) => {
+          broken = rollbackErr as Error;
+        });
       throw err;
     } finally {
+      client.off("error", onError);
       client.release(broken);
     }
   }

@@ -1,8 +1,9 @@
 /**
  * The writes of `user_messages` rows and sparse messages' derived flags that sending, editing and
- * moving need (FlagsRepo, flags-repo.ts, adds the reads and flag changes; the model is described
+ * moving need (FlagsRepo, flags-repo.ts, has the reads and flag changes; the model is described
  * in narrow-sql.ts).
  */
+import { jsonIdsIn } from "./db.js";
 import type { Queryable } from "./db.js";
 import { COVERED, DERIVED_READ, NOT_RECEIVED } from "./narrow-sql.js";
 
@@ -10,14 +11,7 @@ import { COVERED, DERIVED_READ, NOT_RECEIVED } from "./narrow-sql.js";
 const SMALL_INSERT = 16;
 
 export class RecipientRowsRepo {
-  constructor(protected readonly db: Queryable) {}
-
-  /** `IN (…)` over a JSON array parameter: one constant SQL text for any number of ids. */
-  protected idsIn(): string {
-    return this.db.dialect === "sqlite"
-      ? "(SELECT value FROM json_each(?))"
-      : "(SELECT json_array_elements_text(?::json)::bigint)";
-  }
+  constructor(private readonly db: Queryable) {}
 
   /** The highest message id (0 when none): bounds of subscription intervals and watermarks. */
   async maxId(): Promise<number> {
@@ -45,7 +39,7 @@ export class RecipientRowsRepo {
   }
 
   /** Writes rows [user_id, message_id, flags] (replacing existing ones), in one statement. */
-  protected async upsertRows(rows: readonly (readonly [number, number, number])[]): Promise<void> {
+  async upsertRows(rows: readonly (readonly [number, number, number])[]): Promise<void> {
     if (rows.length === 0) return;
     await this.db.run(
       this.db.dialect === "sqlite"
@@ -101,14 +95,14 @@ export class RecipientRowsRepo {
       `INSERT INTO user_messages (user_id, message_id, flags)
        SELECT sub.user_id, m.id, m.recipient_flags | ${DERIVED_READ}
        FROM messages m JOIN subscriptions sub ON sub.stream_id = m.stream_id
-       WHERE m.id IN ${this.idsIn()} AND ${COVERED}
+       WHERE m.id IN ${jsonIdsIn(this.db)} AND ${COVERED}
        ON CONFLICT (user_id, message_id) DO NOTHING`,
       [json],
     );
     await this.db.run(
-      `DELETE FROM user_messages WHERE message_id IN ${this.idsIn()} AND (flags & ${NOT_RECEIVED}) <> 0`,
+      `DELETE FROM user_messages WHERE message_id IN ${jsonIdsIn(this.db)} AND (flags & ${NOT_RECEIVED}) <> 0`,
       [json],
     );
-    await this.db.run(`UPDATE messages SET recipient_flags = NULL WHERE id IN ${this.idsIn()}`, [json]);
+    await this.db.run(`UPDATE messages SET recipient_flags = NULL WHERE id IN ${jsonIdsIn(this.db)}`, [json]);
   }
 }

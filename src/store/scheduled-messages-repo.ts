@@ -17,6 +17,8 @@ export interface ScheduledRow {
   delivered: boolean;
   failed: boolean;
   failureMessage: string | null;
+  /** A reminder (migration 097): the message it reminds of; null for a scheduled message. */
+  reminderTargetMessageId: number | null;
 }
 
 interface Row {
@@ -32,10 +34,14 @@ interface Row {
   delivered: number;
   failed: number;
   failure_message: string | null;
+  reminder_target_message_id: number | null;
 }
 
 const COLUMNS =
-  "id, sender_id, type, stream_id, recipients, topic, content, rendered_content, scheduled_timestamp, delivered, failed, failure_message";
+  "id, sender_id, type, stream_id, recipients, topic, content, rendered_content, scheduled_timestamp, delivered, failed, failure_message, reminder_target_message_id";
+
+/** Reminders and scheduled messages share the table; each API sees only its own kind. */
+const kind = (reminder: boolean): string => `reminder_target_message_id IS ${reminder ? "NOT NULL" : "NULL"}`;
 
 const fromRow = (r: Row): ScheduledRow => ({
   id: Number(r.id),
@@ -50,6 +56,8 @@ const fromRow = (r: Row): ScheduledRow => ({
   delivered: Number(r.delivered) !== 0,
   failed: Number(r.failed) !== 0,
   failureMessage: r.failure_message,
+  reminderTargetMessageId:
+    r.reminder_target_message_id === null ? null : Number(r.reminder_target_message_id),
 });
 
 export type ScheduledFields = Pick<
@@ -61,27 +69,32 @@ export type ScheduledFields = Pick<
 export class ScheduledMessagesRepo {
   constructor(private readonly db: Queryable) {}
 
-  /** The sender's undelivered scheduled messages (failed ones too), soonest first. */
-  async pendingOf(senderId: number): Promise<ScheduledRow[]> {
+  /** The sender's undelivered scheduled messages or reminders (failed ones too), soonest first. */
+  async pendingOf(senderId: number, reminders = false): Promise<ScheduledRow[]> {
     const rows = await this.db.all<Row>(
-      `SELECT ${COLUMNS} FROM scheduled_messages WHERE sender_id = ? AND delivered = 0 ORDER BY scheduled_timestamp, id`,
+      `SELECT ${COLUMNS} FROM scheduled_messages WHERE sender_id = ? AND delivered = 0 AND ${kind(reminders)}
+       ORDER BY scheduled_timestamp, id`,
       [senderId],
     );
     return rows.map(fromRow);
   }
 
-  async byId(senderId: number, id: number): Promise<ScheduledRow | undefined> {
+  async byId(senderId: number, id: number, reminder = false): Promise<ScheduledRow | undefined> {
     const r = await this.db.get<Row>(
-      `SELECT ${COLUMNS} FROM scheduled_messages WHERE id = ? AND sender_id = ?`,
+      `SELECT ${COLUMNS} FROM scheduled_messages WHERE id = ? AND sender_id = ? AND ${kind(reminder)}`,
       [id, senderId],
     );
     return r === undefined ? undefined : fromRow(r);
   }
 
-  async insert(senderId: number, f: ScheduledFields): Promise<ScheduledRow> {
+  async insert(
+    senderId: number,
+    f: ScheduledFields,
+    reminderTargetMessageId: number | null = null,
+  ): Promise<ScheduledRow> {
     const r = await this.db.get<Row>(
-      `INSERT INTO scheduled_messages (sender_id, type, stream_id, recipients, topic, content, rendered_content, scheduled_timestamp)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
+      `INSERT INTO scheduled_messages (sender_id, type, stream_id, recipients, topic, content, rendered_content, scheduled_timestamp, reminder_target_message_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
       [
         senderId,
         f.type,
@@ -91,6 +104,7 @@ export class ScheduledMessagesRepo {
         f.content,
         f.renderedContent,
         f.scheduledTimestamp,
+        reminderTargetMessageId,
       ],
     );
     return fromRow(r!);

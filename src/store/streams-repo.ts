@@ -1,6 +1,14 @@
 import type { Queryable, SqlValue } from "./db.js";
 import { placeholders, sqlBool } from "./db.js";
-import type { MutedTopic, Stream, Subscription } from "../domain/streams/types.js";
+import { STREAM_TOPICS_POLICIES } from "../domain/streams/types.js";
+import type {
+  MutedTopic,
+  Stream,
+  StreamGroupSettings,
+  StreamTopicsPolicy,
+  Subscription,
+} from "../domain/streams/types.js";
+import { STREAM_PERMISSION_NAMES, storedValue } from "../domain/user-groups/group-settings.js";
 
 interface StreamRow {
   id: number;
@@ -16,6 +24,12 @@ interface StreamRow {
   date_created: number;
   first_message_id: number | null;
   deactivated: number;
+  can_send_message_group: string | null;
+  can_add_subscribers_group: string | null;
+  can_remove_subscribers_group: string | null;
+  can_administer_channel_group: string | null;
+  can_subscribe_group: string | null;
+  topics_policy: string;
 }
 
 interface SubscriptionRow {
@@ -34,7 +48,7 @@ interface SubscriptionRow {
 }
 
 const STREAM_COLUMNS =
-  "id, realm_id, name, description, rendered_description, invite_only, history_public_to_subscribers, is_announcement_only, is_web_public, is_default, date_created, first_message_id, deactivated";
+  "id, realm_id, name, description, rendered_description, invite_only, history_public_to_subscribers, is_announcement_only, is_web_public, is_default, date_created, first_message_id, deactivated, can_send_message_group, can_add_subscribers_group, can_remove_subscribers_group, can_administer_channel_group, can_subscribe_group, topics_policy";
 const SUB_COLUMNS =
   "user_id, stream_id, active, color, is_muted, pin_to_top, desktop_notifications, audible_notifications, push_notifications, email_notifications, wildcard_mentions_notify, date_subscribed";
 
@@ -53,7 +67,20 @@ function toStream(r: StreamRow): Stream {
     dateCreated: Number(r.date_created),
     firstMessageId: r.first_message_id === null ? null : Number(r.first_message_id),
     isArchived: Number(r.deactivated) === 1,
+    groupSettings: groupSettingsOf(r),
+    topicsPolicy: (STREAM_TOPICS_POLICIES as readonly string[]).includes(r.topics_policy)
+      ? (r.topics_policy as StreamTopicsPolicy)
+      : "inherit",
   };
+}
+
+function groupSettingsOf(r: StreamRow): StreamGroupSettings {
+  const out: StreamGroupSettings = {};
+  for (const name of STREAM_PERMISSION_NAMES) {
+    const value = storedValue(r[name]);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
 }
 
 const nullableBool = (v: number | null): boolean | null => (v === null ? null : v === 1);
@@ -128,6 +155,11 @@ export class StreamsRepo {
     return (
       await this.db.all<StreamRow>(`SELECT ${STREAM_COLUMNS} FROM streams WHERE deactivated = 0 ORDER BY id`)
     ).map(toStream);
+  }
+
+  /** Every stream, archived ones too, ascending by id. */
+  async allWithArchived(): Promise<Stream[]> {
+    return (await this.db.all<StreamRow>(`SELECT ${STREAM_COLUMNS} FROM streams ORDER BY id`)).map(toStream);
   }
 
   async insert(s: NewStream): Promise<Stream> {
@@ -375,7 +407,7 @@ export class StreamsRepo {
   /** Changes a stream's settings (PATCH /streams/{id}); returns the stream as now stored. */
   async update(id: number, fields: StreamUpdate): Promise<Stream> {
     const sets: string[] = [];
-    const params: (string | number)[] = [];
+    const params: (string | number | null)[] = [];
     const set = (column: string, value: string | number) => {
       sets.push(`${column} = ?`);
       params.push(value);
@@ -394,6 +426,12 @@ export class StreamsRepo {
       set("is_announcement_only", sqlBool(fields.isAnnouncementOnly));
     if (fields.isDefault !== undefined) set("is_default", sqlBool(fields.isDefault));
     if (fields.deactivated !== undefined) set("deactivated", sqlBool(fields.deactivated));
+    if (fields.topicsPolicy !== undefined) set("topics_policy", fields.topicsPolicy);
+    for (const [name, value] of Object.entries(fields.groupSettings ?? {})) {
+      if (!(STREAM_PERMISSION_NAMES as string[]).includes(name)) continue;
+      sets.push(`${name} = ?`);
+      params.push(value === null ? null : JSON.stringify(value));
+    }
     if (sets.length > 0)
       await this.db.run(`UPDATE streams SET ${sets.join(", ")} WHERE id = ?`, [...params, id]);
     return (await this.byId(id))!;
@@ -472,4 +510,9 @@ export interface StreamUpdate {
   isAnnouncementOnly?: boolean | undefined;
   isDefault?: boolean | undefined;
   deactivated?: boolean | undefined;
+  topicsPolicy?: StreamTopicsPolicy | undefined;
+  /** A value to store, or null: back to the default. */
+  groupSettings?: Partial<
+    Record<keyof StreamGroupSettings, StreamGroupSettings[keyof StreamGroupSettings] | null>
+  >;
 }

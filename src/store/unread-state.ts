@@ -1,6 +1,5 @@
 /** Register's unread messages as stored since migration 021 (see narrow-sql.ts for the model). */
 import type { Queryable, SqlValue } from "./db.js";
-import type { FlagFilter } from "./flags-repo.js";
 import { NOT_RECEIVED } from "./narrow-sql.js";
 import type { UnreadRow } from "../domain/messages/types.js";
 
@@ -14,6 +13,13 @@ interface UnreadSqlRow {
 }
 
 /** Sparse stream messages a user has unread: one stream, topic and derived flags. */
+/** Which of a user's messages a flag change or an unread query covers. */
+export interface FlagFilter {
+  messageIds?: readonly number[];
+  streamId?: number;
+  topic?: string;
+}
+
 export interface UnreadGroup {
   streamId: number;
   topic: string;

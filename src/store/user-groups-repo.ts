@@ -8,6 +8,8 @@ export interface UserGroupRow {
   isSystemGroup: boolean;
   creatorId: number | null;
   dateCreated: number | null;
+  /** JSON of the group-setting value; null: the default. */
+  canMentionGroup: string | null;
 }
 
 interface Row {
@@ -17,9 +19,10 @@ interface Row {
   is_system_group: number;
   creator_id: number | null;
   date_created: number | null;
+  can_mention_group: string | null;
 }
 
-const COLUMNS = "id, name, description, is_system_group, creator_id, date_created";
+const COLUMNS = "id, name, description, is_system_group, creator_id, date_created, can_mention_group";
 
 const fromRow = (r: Row): UserGroupRow => ({
   id: Number(r.id),
@@ -28,6 +31,7 @@ const fromRow = (r: Row): UserGroupRow => ({
   isSystemGroup: Number(r.is_system_group) !== 0,
   creatorId: r.creator_id === null ? null : Number(r.creator_id),
   dateCreated: r.date_created === null ? null : Number(r.date_created),
+  canMentionGroup: r.can_mention_group ?? null,
 });
 
 /** The `user_groups` and `user_group_members` tables (migration 016), `user_group_subgroups` (024). */
@@ -63,15 +67,24 @@ export class UserGroupsRepo {
 
   async insert(g: Omit<UserGroupRow, "id" | "isSystemGroup">): Promise<UserGroupRow> {
     await this.db.run(
-      "INSERT INTO user_groups (name, description, is_system_group, creator_id, date_created) VALUES (?, ?, 0, ?, ?)",
-      [g.name, g.description, g.creatorId, g.dateCreated],
+      "INSERT INTO user_groups (name, description, is_system_group, creator_id, date_created, can_mention_group) VALUES (?, ?, 0, ?, ?, ?)",
+      [g.name, g.description, g.creatorId, g.dateCreated, g.canMentionGroup],
     );
     const created = await this.byName(g.name);
     if (created === undefined) throw new Error(`user group ${g.name} was not stored`);
     return created;
   }
 
-  async update(id: number, change: { name?: string; description?: string }): Promise<void> {
+  async update(
+    id: number,
+    change: { name?: string; description?: string; canMentionGroup?: string },
+  ): Promise<void> {
+    if (change.canMentionGroup !== undefined) {
+      await this.db.run("UPDATE user_groups SET can_mention_group = ? WHERE id = ?", [
+        change.canMentionGroup,
+        id,
+      ]);
+    }
     if (change.name !== undefined)
       await this.db.run("UPDATE user_groups SET name = ? WHERE id = ?", [change.name, id]);
     if (change.description !== undefined) {

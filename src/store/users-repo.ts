@@ -7,6 +7,7 @@ import type {
   CustomProfileField,
   ProfileValue,
   Realm,
+  RealmTopicsPolicy,
   RoleValue,
   User,
 } from "../domain/users/types.js";
@@ -108,6 +109,8 @@ export class UsersRepo {
       name: string;
       description: string;
       notifications_stream_id: number | null;
+      moderation_request_channel_id: number | null;
+      topics_policy: string;
       date_created: number;
     }>("SELECT * FROM realms ORDER BY id LIMIT 1");
     return r
@@ -117,6 +120,9 @@ export class UsersRepo {
           name: r.name,
           description: r.description,
           notificationsStreamId: r.notifications_stream_id,
+          moderationRequestChannelId:
+            r.moderation_request_channel_id === null ? null : Number(r.moderation_request_channel_id),
+          topicsPolicy: r.topics_policy === "allow_empty_topic" ? "allow_empty_topic" : "disable_empty_topic",
           dateCreated: r.date_created,
         }
       : undefined;
@@ -137,6 +143,25 @@ export class UsersRepo {
 
   async setRealmNotificationsStream(realmId: number, streamId: number | null): Promise<void> {
     await this.db.run("UPDATE realms SET notifications_stream_id = ? WHERE id = ?", [streamId, realmId]);
+  }
+
+  async setRealmModerationRequestChannel(realmId: number, channelId: number | null): Promise<void> {
+    await this.db.run("UPDATE realms SET moderation_request_channel_id = ? WHERE id = ?", [
+      channelId,
+      realmId,
+    ]);
+  }
+
+  async setRealmName(realmId: number, name: string): Promise<void> {
+    await this.db.run("UPDATE realms SET name = ? WHERE id = ?", [name, realmId]);
+  }
+
+  async setRealmDescription(realmId: number, description: string): Promise<void> {
+    await this.db.run("UPDATE realms SET description = ? WHERE id = ?", [description, realmId]);
+  }
+
+  async setRealmTopicsPolicy(realmId: number, policy: RealmTopicsPolicy): Promise<void> {
+    await this.db.run("UPDATE realms SET topics_policy = ? WHERE id = ?", [policy, realmId]);
   }
 
   async insertUser(u: NewUser): Promise<User> {

@@ -20,7 +20,22 @@ import { realmEmoji } from "./023-realm-emoji.js";
 import { userGroupSubgroups } from "./024-user-group-subgroups.js";
 import { draftsScheduledMessages } from "./025-drafts-scheduled-messages.js";
 import { batchedSearchIndex } from "./026-batched-search-index.js";
+import { eventQueueResets } from "./040-event-queue-resets.js";
+import { invites } from "./060-invites.js";
+import { pushDeviceTokens } from "./045-push-device-tokens.js";
+import { submessages } from "./046-submessages.js";
+import { seenDeliveries } from "./065-seen-deliveries.js";
+import { savedSnippets } from "./095-saved-snippets.js";
+import { moderationRequestChannel } from "./096-moderation-request-channel.js";
+import { messageReminders } from "./097-message-reminders.js";
+import { realmTopicsPolicy } from "./098-realm-topics-policy.js";
+import { groupPermissionSettings } from "./110-group-permission-settings.js";
+import { streamTopicsPolicy } from "./111-stream-topics-policy.js";
+import { outgoingDeliveryStates } from "./075-outgoing-delivery-states.js";
 import type { Migration } from "./types.js";
+import { botSigningSecrets } from "./070-bot-signing-secrets.js";
+import { botCredentialOverlap } from "./100-bot-credential-overlap.js";
+import { webhookStatusMessages } from "./105-webhook-status-messages.js";
 
 /** Every migration, in order. A new one is one file and one line here. */
 export const migrations: readonly Migration[] = [
@@ -46,4 +61,19 @@ export const migrations: readonly Migration[] = [
   userGroupSubgroups,
   draftsScheduledMessages,
   batchedSearchIndex,
+  eventQueueResets,
+  invites,
+  pushDeviceTokens,
+  submessages,
+  seenDeliveries,
+  savedSnippets,
+  moderationRequestChannel,
+  messageReminders,
+  realmTopicsPolicy,
+  outgoingDeliveryStates,
+  botSigningSecrets,
+  botCredentialOverlap,
+  webhookStatusMessages,
+  groupPermissionSettings,
+  streamTopicsPolicy,
 ];

@@ -1,9 +1,10 @@
 import type { Clock } from "../../clock.js";
-import type { Logger } from "../../logger.js";
+import type { Logger } from "../../lib/logger.js";
 import type { Db } from "../../store/db.js";
 import { deliveriesFileFor, openDeliveriesDb } from "../../store/deliveries-db.js";
 import type { DeliveryQuery } from "../../store/deliveries-repo.js";
 import type { IncomingCapture, OutgoingCapture } from "./entries.js";
+import { deliveriesStore } from "../../store/deliveries-repo.js";
 import { LocalLog } from "./local-log.js";
 import type { PendingDelivery } from "./local-log.js";
 import type { Delivery, DeliveryLogConfig, NewDelivery } from "./types.js";
@@ -49,13 +50,13 @@ export class DeliveryLog {
     const target = store === undefined ? undefined : deliveriesFileFor(store);
     const warn = (msg: string, fields: Record<string, unknown>): void => logger.warn(msg, fields);
     if (target === undefined) {
-      this.local = new LocalLog(Promise.resolve(db), config, clock, warn);
+      this.local = new LocalLog(Promise.resolve(deliveriesStore(db)), config, clock, warn);
     } else if (config.enabled) {
       this.thread = new WriterClient(target, config, clock, logger, store?.writerScript);
     } else {
       this.ownDb = openDeliveriesDb(target.file, target.mainFile).then((o) => o.db);
       this.ownDb.catch(() => undefined);
-      this.local = new LocalLog(this.ownDb, config, clock, warn);
+      this.local = new LocalLog(this.ownDb.then(deliveriesStore), config, clock, warn);
     }
   }
 
@@ -90,6 +91,12 @@ export class DeliveryLog {
   /** Writes an entry now and returns its id (replays answer with the new entry). */
   recordNow(entry: NewDelivery): Promise<number> {
     return this.thread !== undefined ? this.thread.recordNow(entry) : this.local!.recordNow(entry);
+  }
+
+  /** Entries queued and not yet written (the `chat_delivery_log_backlog` metric). */
+  async backlog(): Promise<number> {
+    if (!this.config.enabled) return 0;
+    return this.thread !== undefined ? this.thread.backlog() : this.local!.backlog();
   }
 
   /** Writes every queued entry (reads do it first, so they see every answered request). */

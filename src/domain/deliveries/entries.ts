@@ -1,12 +1,14 @@
 import {
+  mayHoldSecretValues,
   mayHoldSecrets,
   redactBody,
   redactHeaders,
   redactParams,
   redactUrl,
+  redactValues,
   truncateUtf8,
-} from "./redact.js";
-import type { Direction, NewDelivery, Outcome } from "./types.js";
+} from "../../lib/redact.js";
+import type { Direction, NewDelivery, OldCredential, Outcome } from "./types.js";
 
 /** What the webhook pipeline hands the log about one incoming request (raw; redacted later). */
 export interface IncomingCapture {
@@ -26,6 +28,13 @@ export interface IncomingCapture {
   messageIds: readonly number[];
   error: string | undefined;
   replayOf: number | null;
+  /** Authenticated by the bot's old API key during a rotation's overlap. */
+  oldCredential?: OldCredential | null;
+  /**
+   * Secrets of the bot that may appear in the request (its API key, its configured secrets),
+   * longest first (`knownSecrets`): replaced wherever they appear, whatever the field's name.
+   */
+  secrets?: readonly string[];
 }
 
 /** What the outgoing worker hands the log about one attempt. */
@@ -45,6 +54,8 @@ export interface OutgoingCapture {
   attempts: number;
   error: string | undefined;
   replayOf: number | null;
+  /** The request carried the old token during a rotation's overlap. */
+  oldCredential?: OldCredential | null;
 }
 
 /** PostgreSQL's TEXT holds no NUL character. */
@@ -70,6 +81,7 @@ function entry(
     messageIds: readonly number[];
     error: string | undefined;
     replayOf: number | null;
+    oldCredential?: OldCredential | null | undefined;
   },
   request: {
     method: string;
@@ -78,6 +90,8 @@ function entry(
     body: string | Buffer;
     form: Record<string, string> | null;
     attempts: number;
+    /** Known secrets, replaced in the URL too. */
+    secrets: readonly string[];
   },
   maxBodyBytes: number,
 ): NewDelivery {
@@ -92,7 +106,7 @@ function entry(
     integration: c.integration,
     event: c.event ?? null,
     method: request.method,
-    url: redactUrl(c.url),
+    url: redactValues(redactUrl(c.url), request.secrets),
     requestHeaders: request.headers,
     requestBody: body.text,
     requestForm: request.form,
@@ -104,24 +118,34 @@ function entry(
     attempts: request.attempts,
     error: c.error === undefined ? null : cut(c.error, 2000),
     replayOf: c.replayOf,
+    oldCredential: c.oldCredential ?? null,
   };
 }
 
 /**
  * The raw body itself when it can be stored as it is — not a form (its fields are parsed to be
- * redacted), no credential-named word in it, no NUL, within the size — else undefined. The scan
- * reads the bytes as Latin-1 (no UTF-8 decoding): the words it looks for are ASCII, and no
- * Latin-1 character lower-cases into ASCII.
+ * redacted), no credential-named word and no credential by value in it, no NUL, within the size —
+ * else undefined. The scan reads the bytes as Latin-1 (no UTF-8 decoding): the words and forms it
+ * looks for are ASCII, and no Latin-1 character lower-cases into ASCII. A known secret with
+ * non-ASCII characters is looked for in the bytes.
  */
-function storableAsIs(raw: Buffer, contentType: string | undefined, maxBytes: number): Buffer | undefined {
+function storableAsIs(
+  raw: Buffer,
+  contentType: string | undefined,
+  maxBytes: number,
+  secrets: readonly string[],
+): Buffer | undefined {
   if (raw.length > maxBytes || raw.indexOf(0) !== -1) return undefined;
   if ((contentType ?? "").toLowerCase().includes("application/x-www-form-urlencoded")) return undefined;
-  return mayHoldSecrets(raw.toString("latin1")) ? undefined : raw;
+  if (secrets.some((secret) => raw.includes(secret, 0, "utf8"))) return undefined;
+  const text = raw.toString("latin1");
+  return mayHoldSecrets(text) || mayHoldSecretValues(text, []) ? undefined : raw;
 }
 
 /** The stored form of an incoming request: redacted, bodies cut to `maxBodyBytes`. */
 export function incomingEntry(c: IncomingCapture, maxBodyBytes: number): NewDelivery {
-  const headers = redactHeaders(c.headers);
+  const secrets = c.secrets ?? [];
+  const headers = redactHeaders(c.headers, secrets);
   delete headers["content-length"];
   return entry(
     "incoming",
@@ -130,10 +154,11 @@ export function incomingEntry(c: IncomingCapture, maxBodyBytes: number): NewDeli
       method: c.method.toUpperCase(),
       headers,
       body:
-        storableAsIs(c.rawBody, c.headers["content-type"], maxBodyBytes) ??
-        redactBody(c.rawBody.toString("utf8"), c.headers["content-type"]),
-      form: c.form === undefined ? null : redactParams(c.form),
+        storableAsIs(c.rawBody, c.headers["content-type"], maxBodyBytes, secrets) ??
+        redactValues(redactBody(c.rawBody.toString("utf8"), c.headers["content-type"]), secrets),
+      form: c.form === undefined ? null : redactParams(c.form, secrets),
       attempts: 1,
+      secrets,
     },
     maxBodyBytes,
   );
@@ -147,9 +172,10 @@ export function outgoingEntry(c: OutgoingCapture, maxBodyBytes: number): NewDeli
     {
       method: "POST",
       headers: redactHeaders({ "content-type": c.contentType, ...c.headers }),
-      body: redactBody(c.body, c.contentType),
+      body: redactValues(redactBody(c.body, c.contentType), []),
       form: null,
       attempts: c.attempts,
+      secrets: [],
     },
     maxBodyBytes,
   );

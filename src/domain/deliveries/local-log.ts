@@ -1,6 +1,6 @@
 import type { Clock } from "../../clock.js";
-import type { Db } from "../../store/db.js";
-import { DeliveriesRepo } from "../../store/deliveries-repo.js";
+import type { DeliveriesRepo } from "../../store/deliveries-repo.js";
+import type { TransactionalRepo } from "../../store/repos.js";
 import type { DeliveryQuery } from "../../store/deliveries-repo.js";
 import { incomingEntry, outgoingEntry } from "./entries.js";
 import type { IncomingCapture, OutgoingCapture } from "./entries.js";
@@ -35,6 +35,8 @@ export type QueuedDelivery =
 export class LocalLog {
   private readonly repo: Promise<DeliveriesRepo>;
   private buffer: QueuedDelivery[] = [];
+  /** Entries queued and not yet written (or given up on): the log's backlog. */
+  private unwritten = 0;
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private lastAgePruneMs = -Infinity;
@@ -42,13 +44,14 @@ export class LocalLog {
   private readonly sincePrune = new Map<number, number>();
 
   constructor(
-    private readonly db: Promise<Db>,
+    /** The log's repository (its store may still be opening). */
+    private readonly store: Promise<TransactionalRepo<DeliveriesRepo>>,
     private readonly config: DeliveryLogConfig,
     private readonly clock: Clock,
     /** A failed write (the log never breaks webhooks: reported and dropped). */
     private readonly warn: (msg: string, fields: Record<string, unknown>) => void,
   ) {
-    this.repo = db.then((d) => new DeliveriesRepo(d));
+    this.repo = store.then((s) => s.read);
     // A store that cannot be opened fails every write and read; nothing to report before.
     this.repo.catch(() => undefined);
   }
@@ -56,6 +59,7 @@ export class LocalLog {
   /** Queues an entry (no I/O now). */
   record(entry: QueuedDelivery): void {
     this.buffer.push(entry);
+    this.unwritten += 1;
     if (this.buffer.length >= MAX_BUFFERED) {
       this.schedule(0);
     } else if (this.timer === undefined) {
@@ -84,6 +88,11 @@ export class LocalLog {
     const previous = this.writing;
     this.writing = previous.then(() => this.write(batch));
     await this.writing;
+  }
+
+  /** Entries queued and not yet written. */
+  backlog(): number {
+    return this.unwritten;
   }
 
   async list(q: DeliveryQuery): Promise<Delivery[]> {
@@ -128,10 +137,9 @@ export class LocalLog {
         if (n >= step) bots.add(entry.botId);
       }
       for (const botId of bots) this.sincePrune.delete(botId);
-      const db = await this.db;
+      const store = await this.store;
       // The batch and its bots' pruning share one transaction (one commit instead of three).
-      await db.transaction(async (tx) => {
-        const repo = new DeliveriesRepo(tx);
+      await store.transaction(async (repo) => {
         await repo.insertMany(entries);
         for (const botId of bots) await repo.pruneBot(botId, this.config.maxPerBot, PRUNE_BATCH);
       });
@@ -141,6 +149,8 @@ export class LocalLog {
         count: batch.length,
         error: err instanceof Error ? err.message : String(err),
       });
+    } finally {
+      this.unwritten -= batch.length;
     }
   }
 
@@ -167,6 +177,8 @@ export function answerCall(log: LocalLog, call: Call): Promise<unknown> {
       return log.byId(call.botId, call.id);
     case "insert":
       return log.recordNow(call.entry);
+    case "backlog":
+      return Promise.resolve(log.backlog());
     case "flush":
     case "close":
       return log.flush();

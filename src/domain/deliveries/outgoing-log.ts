@@ -1,4 +1,3 @@
-import type { OutgoingWebhookConfig } from "../../config.js";
 import type { OutgoingJob } from "../../store/outgoing-repo.js";
 import type { BotService, User } from "../users/types.js";
 import { Interface, genericRequestBody, slackRequestForm } from "../outgoing/payload.js";
@@ -11,6 +10,7 @@ export type AttemptResult =
   | { kind: "response"; status: number; body: Buffer }
   | { kind: "timeout" }
   | { kind: "connection"; reason: string }
+  | { kind: "failed"; reason: string; status?: number }
   | { kind: "exception"; name: string; message: string }
   | { kind: "aborted" };
 
@@ -20,6 +20,12 @@ export interface OutgoingAttempt {
   service: BotService;
   payload: JobPayload;
   attempt: AttemptResult;
+  /** Another attempt follows. */
+  willRetry: boolean;
+  /** The request carried the old token during a rotation's overlap. */
+  oldToken?: boolean;
+  /** An old signing secret signed the request too, during a rotation's overlap. */
+  oldSigningSecret?: boolean;
 }
 
 /** The request the worker sent for a job: its body text and content type (delivery id included). */
@@ -58,7 +64,6 @@ export function hostOf(url: string): string {
  */
 export function outgoingAttemptLogger(
   log: DeliveryLog,
-  config: OutgoingWebhookConfig,
   realmUrl: () => string,
   now: () => number,
 ): (a: OutgoingAttempt) => void {
@@ -74,18 +79,19 @@ export function outgoingAttemptLogger(
       case "response":
         status = attempt.status;
         responseBody = attempt.body.toString("utf8");
-        outcome = status >= 200 && status < 300 ? "delivered" : "failed";
+        outcome = status >= 200 && status < 300 ? "delivered" : a.willRetry ? "retrying" : "failed";
         if (outcome === "failed") error = `The service answered with HTTP ${status}`;
         break;
       case "timeout":
-      case "connection": {
-        const delay = Math.min(config.retryDelayMs * 2 ** (a.job.attempts - 1), config.retryMaxDelayMs);
-        const retry =
-          a.job.attempts < config.maxAttempts && at + delay - a.job.createdAtMs <= config.maxAgeMs;
-        outcome = retry ? "retrying" : "failed";
+      case "connection":
+        outcome = a.willRetry ? "retrying" : "failed";
         error = attempt.kind === "timeout" ? "Timed out" : `Connection error: ${attempt.reason}`;
         break;
-      }
+      case "failed":
+        status = attempt.status ?? null;
+        outcome = "failed";
+        error = attempt.reason;
+        break;
       default:
         outcome = "failed";
         error = `${attempt.name}: ${attempt.message}`;
@@ -109,6 +115,9 @@ export function outgoingAttemptLogger(
         attempts: a.job.attempts,
         error,
         replayOf: null,
+        // One mark per entry: the old token, which the receiver must still accept, before an old
+        // signing secret, whose signature rides along the new one's.
+        oldCredential: a.oldToken === true ? "token" : a.oldSigningSecret === true ? "signing_secret" : null,
       };
     });
   };

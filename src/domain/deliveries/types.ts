@@ -15,6 +15,13 @@ export const OUTCOMES: readonly Outcome[] = [
   "delivered",
 ];
 
+/**
+ * An old credential a request used during a rotation's overlap: an incoming webhook authenticated
+ * by the bot's old API key; an outgoing webhook that carried the old token, or (else) that an old
+ * signing secret signed too.
+ */
+export type OldCredential = "api_key" | "token" | "signing_secret";
+
 /** One logged request, as stored (already redacted and truncated). */
 export interface Delivery {
   id: number;
@@ -38,6 +45,8 @@ export interface Delivery {
   attempts: number;
   error: string | null;
   replayOf: number | null;
+  /** The old credential the request used, or null. */
+  oldCredential: OldCredential | null;
 }
 
 /**

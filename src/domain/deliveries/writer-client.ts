@@ -1,10 +1,11 @@
 import { Worker } from "node:worker_threads";
 import type { Clock } from "../../clock.js";
-import type { Logger } from "../../logger.js";
+import type { Logger } from "../../lib/logger.js";
 import { openDeliveriesDb } from "../../store/deliveries-db.js";
 import type { Db } from "../../store/db.js";
 import type { DeliveryQuery } from "../../store/deliveries-repo.js";
 import type { IncomingCapture, OutgoingCapture } from "./entries.js";
+import { deliveriesStore } from "../../store/deliveries-repo.js";
 import { LocalLog, answerCall } from "./local-log.js";
 import type { QueuedDelivery } from "./local-log.js";
 import type { Delivery, DeliveryLogConfig, NewDelivery } from "./types.js";
@@ -40,7 +41,8 @@ function errorText(err: unknown): string {
  * before writing them are lost (as entries queued by a process that dies).
  */
 export class WriterClient {
-  private readonly worker: Worker;
+  /** Started when the log is first used: a server that takes no webhooks never pays for it. */
+  private worker: Worker | undefined;
   /** Queued in this turn (a late outgoing capture is made when posted). */
   private pending: (Handover | QueuedDelivery)[] = [];
   private posting = false;
@@ -58,18 +60,24 @@ export class WriterClient {
     private readonly config: DeliveryLogConfig,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    script: URL = WRITER_SCRIPT,
-  ) {
-    const data: WriterData = { ...target, config, nowMs: clock.now() };
-    this.worker = new Worker(script, { workerData: data });
+    private readonly script: URL = WRITER_SCRIPT,
+  ) {}
+
+  /** The writer thread, started on first use (about 10 MB of memory a server at rest does not hold). */
+  private thread(): Worker {
+    if (this.worker !== undefined) return this.worker;
+    const data: WriterData = { ...this.target, config: this.config, nowMs: this.clock.now() };
+    const worker = new Worker(this.script, { workerData: data });
+    this.worker = worker;
     // The thread keeps the process alive only while a call waits for its answer.
-    this.worker.unref();
-    this.worker.on("message", (m: FromWriter) => this.receive(m));
-    this.worker.on("error", (err) => this.fail(err));
-    this.worker.on("exit", (code) => {
+    worker.unref();
+    worker.on("message", (m: FromWriter) => this.receive(m));
+    worker.on("error", (err) => this.fail(err));
+    worker.on("exit", (code) => {
       if (!this.closing || this.calls.size > 0)
         this.fail(new Error(`the writer thread exited (code ${code})`));
     });
+    return worker;
   }
 
   /** Queues an entry: posted to the thread with the others of this turn of the event loop. */
@@ -105,6 +113,12 @@ export class WriterClient {
     await this.call({ op: "flush" });
   }
 
+  /** Entries queued here and in the thread, not yet written. */
+  async backlog(): Promise<number> {
+    const queuedHere = this.pending.length;
+    return queuedHere + ((await this.call({ op: "backlog" })) as number);
+  }
+
   list(query: DeliveryQuery): Promise<Delivery[]> {
     return this.call({ op: "list", query }) as Promise<Delivery[]>;
   }
@@ -120,6 +134,11 @@ export class WriterClient {
   }
 
   private async shutDown(): Promise<void> {
+    if (this.worker === undefined && this.fallback === undefined && this.pending.length === 0) {
+      // Never used: no thread and no file to close.
+      this.closing = true;
+      return;
+    }
     if (this.fallback === undefined) {
       const closed = this.call({ op: "close" });
       this.closing = true;
@@ -130,7 +149,7 @@ export class WriterClient {
       }
     }
     this.closing = true;
-    await this.worker.terminate();
+    await this.worker?.terminate();
     if (this.fallback !== undefined) {
       await this.fallback.log.flush();
       await (await this.fallback.db).close();
@@ -160,7 +179,7 @@ export class WriterClient {
     }
     const message: ToWriter = { type: "batch", nowMs: this.clock.now(), items };
     try {
-      this.worker.postMessage(message);
+      this.thread().postMessage(message);
       if (!this.ready) this.unconfirmed.push(items);
     } catch (err) {
       this.logger.warn("delivery log: could not hand entries over", {
@@ -177,9 +196,10 @@ export class WriterClient {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.calls.set(id, { call, resolve, reject });
-      this.worker.ref();
+      const worker = this.thread();
+      worker.ref();
       const message: ToWriter = { type: "call", id, nowMs: this.clock.now(), call };
-      this.worker.postMessage(message);
+      worker.postMessage(message);
     });
   }
 
@@ -202,7 +222,7 @@ export class WriterClient {
         const outstanding = this.calls.get(m.id);
         if (outstanding === undefined) return;
         this.calls.delete(m.id);
-        if (this.calls.size === 0) this.worker.unref();
+        if (this.calls.size === 0) this.worker?.unref();
         if (m.ok) outstanding.resolve(m.value);
         else outstanding.reject(new Error(m.error));
       }
@@ -217,9 +237,11 @@ export class WriterClient {
       ready: this.ready,
     });
     const db = openDeliveriesDb(this.target.file, this.target.mainFile).then((o) => o.db);
-    const log = new LocalLog(db, this.config, this.clock, (msg, fields) => this.logger.warn(msg, fields));
+    const log = new LocalLog(db.then(deliveriesStore), this.config, this.clock, (msg, fields) =>
+      this.logger.warn(msg, fields),
+    );
     this.fallback = { log, db };
-    void this.worker.terminate().catch(() => undefined);
+    void this.worker?.terminate().catch(() => undefined);
     for (const batch of this.unconfirmed) for (const item of batch) log.record(localItem(item));
     this.unconfirmed = [];
     for (const item of this.pending) log.record(localItem(item));

@@ -24,6 +24,8 @@ export type Call =
   | { op: "byId"; botId: number; id: number }
   | { op: "insert"; entry: NewDelivery }
   | { op: "flush" }
+  /** Entries the thread holds and has not written yet. */
+  | { op: "backlog" }
   | { op: "close" };
 
 export type ToWriter =

@@ -8,6 +8,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { openDeliveriesDb } from "../../store/deliveries-db.js";
 import type { Db } from "../../store/db.js";
+import { deliveriesStore } from "../../store/deliveries-repo.js";
 import { LocalLog, answerCall } from "./local-log.js";
 import type { NewDelivery } from "./types.js";
 import type { Call, FromWriter, Handover, ToWriter, WriterData } from "./writer-protocol.js";
@@ -27,7 +28,9 @@ function main(port: NonNullable<typeof parentPort>, data: WriterData): void {
   const clock = { now: () => nowMs };
   const opened = openDeliveriesDb(data.file, data.mainFile);
   const db: Promise<Db> = opened.then((o) => o.db);
-  const log = new LocalLog(db, data.config, clock, (msg, fields) => send({ type: "warn", msg, fields }));
+  const log = new LocalLog(db.then(deliveriesStore), data.config, clock, (msg, fields) =>
+    send({ type: "warn", msg, fields }),
+  );
   opened.then(
     (o) => send({ type: "ready", imported: o.imported }),
     (err: unknown) =>

@@ -1,8 +1,7 @@
 import type { Clock } from "../../clock.js";
 import { JsonableError } from "../../errors.js";
-import type { Db } from "../../store/db.js";
-import { DraftsRepo } from "../../store/drafts-repo.js";
-import type { DraftRow } from "../../store/drafts-repo.js";
+import type { DraftRow, DraftsRepo } from "../../store/drafts-repo.js";
+import type { TransactionalRepo } from "../../store/repos.js";
 import type { EventSink } from "../events/event-sink.js";
 import { MAX_TOPIC_NAME_LENGTH, normalizeContent, truncate } from "../messages/content.js";
 import type { User } from "../users/types.js";
@@ -32,7 +31,7 @@ export function draftWire(d: DraftRow): DraftWire {
 }
 
 export interface DraftsDeps {
-  db: Db;
+  repo: TransactionalRepo<DraftsRepo>;
   events: EventSink;
   clock: Clock;
   users: { byId(id: number): Promise<User | undefined> };
@@ -56,7 +55,7 @@ export class DraftsService {
   private readonly repo: DraftsRepo;
 
   constructor(private readonly deps: DraftsDeps) {
-    this.repo = new DraftsRepo(deps.db);
+    this.repo = deps.repo.read;
   }
 
   /** The user's drafts, most recently edited first. */
@@ -68,8 +67,7 @@ export class DraftsService {
   async create(user: User, drafts: readonly DraftInput[]): Promise<number[]> {
     const valid: Omit<DraftRow, "id">[] = [];
     for (const d of drafts) valid.push(await this.validated(user, d));
-    const created = await this.deps.db.transaction(async (tx) => {
-      const repo = new DraftsRepo(tx);
+    const created = await this.deps.repo.transaction(async (repo) => {
       const out: DraftRow[] = [];
       for (const d of valid) out.push(await repo.insert(d));
       return out;

@@ -1,7 +1,6 @@
 import type { Clock } from "../../clock.js";
 import { JsonableError } from "../../errors.js";
-import type { Queryable } from "../../store/db.js";
-import { RealmEmojiRepo } from "../../store/realm-emoji-repo.js";
+import type { RealmEmojiRepo } from "../../store/realm-emoji-repo.js";
 import type { RealmEmojiRow } from "../../store/realm-emoji-repo.js";
 import type { EventSink } from "../events/event-sink.js";
 import { EMOJI_CODEPOINTS } from "../markdown/emoji.js";
@@ -185,12 +184,4 @@ export class CustomEmojiService implements CustomEmojiSource {
     const recipients = (await this.deps.users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
     this.deps.events.send({ type: "realm_emoji", op: "update", realm_emoji: await this.all() }, recipients);
   }
-}
-
-/** The custom-emoji service of one store. */
-export function createCustomEmoji(
-  deps: Omit<CustomEmojiDeps, "repo"> & { db: Queryable },
-): CustomEmojiService {
-  const { db, ...rest } = deps;
-  return new CustomEmojiService({ ...rest, repo: new RealmEmojiRepo(db) });
 }

@@ -1,6 +1,5 @@
 import crypto from "node:crypto";
 import { fileTypeFromBuffer } from "file-type";
-import sharp from "sharp";
 import { JsonableError } from "../../errors.js";
 
 /** Zulip's DEFAULT_EMOJI_SIZE: custom emoji are stored as 64×64 images. */
@@ -43,6 +42,7 @@ export async function processEmojiImage(bytes: Uint8Array): Promise<EmojiImage> 
   const detected = await fileTypeFromBuffer(bytes);
   const type = detected === undefined ? undefined : EMOJI_TYPES[detected.mime];
   if (detected === undefined || type === undefined) throw new JsonableError("Invalid image format");
+  const { default: sharp } = await import("sharp"); // loaded on the first emoji upload (about 25 MB)
   const options = { animated: true, limitInputPixels: MAX_INPUT_PIXELS };
   let pages: number;
   try {

@@ -1,9 +1,12 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { withSpan } from "../../lib/tracing.js";
 import { randomInt, randomUUID } from "node:crypto";
 import type { Clock } from "../../clock.js";
 import { BadEventQueueIdError, JsonableError } from "../../errors.js";
-import type { Logger } from "../../logger.js";
+import type { Logger } from "../../lib/logger.js";
 import type { User } from "../users/types.js";
 import { isGuest } from "../users/types.js";
+import type { EventGaps } from "./event-gaps.js";
 import type { EventRecipient, EventSink, ZulipEvent } from "./event-sink.js";
 import type { NarrowTerm } from "./narrow.js";
 import type { EventQueueStore, SyncFanoutSteps } from "./queue-store.js";
@@ -11,7 +14,7 @@ import { flagsOf, hasRecipient, idOf, strictlyAscending } from "./recipients.js"
 import { acceptsEvent, coalesceKeyOf, eventsForQueue, renderEvent } from "./render.js";
 import type { DeliveredEvent } from "./render.js";
 import { MAX_QUEUE_TIMEOUT_SECS } from "./types.js";
-import type { QueueCapabilities, QueueOptions, QueuedEvent } from "./types.js";
+import type { QueueCapabilities, QueueDescriptor, QueueOptions, QueuedEvent } from "./types.js";
 
 export interface EventQueueSettings {
   /** A blocked GET /events gets a heartbeat event after this long (Zulip: 45–55 s). */
@@ -22,6 +25,11 @@ export interface EventQueueSettings {
   gcIntervalSeconds: number;
   /** A queue holding more unacknowledged events than this is discarded like a GC'd one. */
   maxQueueEvents: number;
+  /**
+   * Queues one user may hold (`--max-queues-per-user`); registering one more discards the user's
+   * least recently used queue. Absent or 0: no cap.
+   */
+  maxQueuesPerUser?: number | undefined;
 }
 
 /** What POST /register (or GET /events without queue_id) asks for. */
@@ -63,6 +71,13 @@ interface Publication {
 
 const HEARTBEAT: ZulipEvent = Object.freeze({ type: "heartbeat" });
 
+/** The users whose queues a publication may reach (null: the all_public_streams queues). */
+function usersOf({ event, recipients }: Publication): (number | null)[] {
+  const ids: (number | null)[] = recipients.map(idOf);
+  if (event.type === "message" && event["_public_stream"] === true) ids.push(null);
+  return ids;
+}
+
 /**
  * Event queues with long polling (Zulip's zerver/tornado/event_queue.py), and the EventSink every
  * domain service publishes through.
@@ -86,12 +101,16 @@ export class EventQueueService implements EventSink {
   private readonly processTag = String(randomInt(1e9, 1e10));
   private closed = false;
   private readonly optionsCache = new Map<string, QueueOptions>();
+  /** Set while a request runs under `acknowledgeAfterFanout`: whether it published anything. */
+  private readonly requestScope = new AsyncLocalStorage<{ published: boolean }>();
 
   constructor(
     readonly store: EventQueueStore,
     private readonly settings: EventQueueSettings,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** With a shared store: what happens when a fan-out fails part way (event-gaps.ts). */
+    private readonly gaps?: EventGaps,
   ) {
     store.onEventsAvailable((queueId) => {
       if (queueId !== "") this.scheduleWake(queueId);
@@ -132,6 +151,7 @@ export class EventQueueService implements EventSink {
         bulkMessageDeletion: request.capabilities.bulkMessageDeletion ?? false,
         userSettingsObject: request.capabilities.userSettingsObject ?? false,
         streamTypingNotifications: request.capabilities.streamTypingNotifications ?? false,
+        emptyTopicName: request.capabilities.emptyTopicName ?? false,
       },
     };
     options = this.intern(options);
@@ -145,7 +165,38 @@ export class EventQueueService implements EventSink {
     // fan-out of one event takes several round trips, long enough for a register to overtake it.
     await this.sentSoFar();
     await this.store.allocate({ id, userId: user.id, options, lifespanSecs, nowMs: this.clock.now() });
+    await this.collectBeyondCap(user.id, id);
     return id;
+  }
+
+  /**
+   * Keeps the user within `maxQueuesPerUser`: the queues beyond it that were used least recently
+   * (no long poll attached first, then the oldest last connection) are discarded, so their next
+   * poll gets BAD_EVENT_QUEUE_ID and the client registers again, as after a GC.
+   */
+  private async collectBeyondCap(userId: number, newQueueId: string): Promise<void> {
+    const cap = this.settings.maxQueuesPerUser ?? 0;
+    if (cap <= 0) return;
+    const ids = await this.store.queueIdsForUser(userId);
+    if (ids.length <= cap) return;
+    const others: QueueDescriptor[] = [];
+    for (const id of ids) {
+      if (id === newQueueId) continue;
+      const d = await this.store.describe(id);
+      if (d !== undefined) others.push(d);
+    }
+    others.sort(
+      (a, b) =>
+        Number(a.waiterId !== null) - Number(b.waiterId !== null) || a.lastConnectionMs - b.lastConnectionMs,
+    );
+    const excess = others.slice(0, Math.max(0, others.length + 1 - cap));
+    for (const d of excess) await this.discard(d.id);
+    if (excess.length > 0) {
+      this.logger.debug("event queues collected: over the per-user cap", {
+        user_id: userId,
+        count: excess.length,
+      });
+    }
   }
 
   /**
@@ -163,7 +214,24 @@ export class EventQueueService implements EventSink {
 
   // ---------------------------------------------------------------- publishing
 
+  /**
+   * Runs a request's work; when it published events and the store is shared, resolves only once
+   * they have reached every queue or their users' queues are logged for invalidation
+   * (event-gaps.ts), so an acknowledged write never leaves a silent gap in a live event stream,
+   * even if this process dies right after answering. In-process stores need no wait (a process
+   * that dies takes its queues with it: every client gets BAD_EVENT_QUEUE_ID).
+   */
+  async acknowledgeAfterFanout<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.store.sync !== undefined) return fn();
+    const scope = { published: false };
+    const value = await this.requestScope.run(scope, fn);
+    if (scope.published) await this.sentSoFar();
+    return value;
+  }
+
   send(event: ZulipEvent, recipients: Iterable<number | EventRecipient>): void {
+    const scope = this.requestScope.getStore();
+    if (scope !== undefined) scope.published = true;
     // A copy of the list (not of its entries: numbers are read as they are during the fan-out).
     const list = Array.isArray(recipients)
       ? (recipients as readonly (number | EventRecipient)[]).slice()
@@ -176,7 +244,11 @@ export class EventQueueService implements EventSink {
       const batch = this.pending;
       this.pending = [];
       this.delivering = this.delivering
-        .then(() => this.deliverAll(batch))
+        .then(() =>
+          withSpan("event fan-out", { attributes: { "events.count": batch.length } }, () =>
+            this.deliverAll(batch),
+          ),
+        )
         .catch((err: unknown) => {
           this.logger.error("event fan-out failed", { error: err as Error });
         });
@@ -184,7 +256,26 @@ export class EventQueueService implements EventSink {
   }
 
   private async deliverAll(batch: Publication[]): Promise<void> {
-    for (const p of batch) await this.deliver(p);
+    const gaps = this.gaps;
+    if (gaps === undefined) {
+      for (const p of batch) await this.deliver(p);
+      return;
+    }
+    for (const p of batch) {
+      if (gaps.degraded) {
+        await gaps.record(usersOf(p));
+        continue;
+      }
+      try {
+        await this.deliver(p);
+      } catch (err) {
+        this.logger.warn("event fan-out failed; the recipients' queues will be invalidated", {
+          type: p.event.type,
+          error: err as Error,
+        });
+        await gaps.record(usersOf(p));
+      }
+    }
   }
 
   private async deliver({ event, recipients }: Publication): Promise<void> {
@@ -290,9 +381,13 @@ export class EventQueueService implements EventSink {
   /** Resolves once every event sent so far has reached its queues and waiters (tests, shutdown). */
   async idle(): Promise<void> {
     for (;;) {
-      await this.delivering;
-      await this.waking;
-      if (!this.flushScheduled && !this.wakeScheduled && this.pending.length === 0) return;
+      // A flush that ran while we waited chained a later delivery: wait again until nothing moved.
+      const delivering = this.delivering;
+      const waking = this.waking;
+      await delivering;
+      await waking;
+      const settled = delivering === this.delivering && waking === this.waking;
+      if (settled && !this.flushScheduled && !this.wakeScheduled && this.pending.length === 0) return;
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
@@ -462,6 +557,7 @@ export class EventQueueService implements EventSink {
   /** Starts the periodic GC sweep (unref'd: it never keeps the process alive). */
   startGc(): void {
     if (this.gcTimer !== undefined || this.closed) return;
+    this.gaps?.start();
     this.gcTimer = setInterval(() => {
       this.gc().catch((err: unknown) => {
         this.logger.error("event queue GC failed", { error: err as Error });
@@ -473,6 +569,7 @@ export class EventQueueService implements EventSink {
   /** Stops the GC timer and answers every waiter (with no events) so connections can close. */
   async close(): Promise<void> {
     this.closed = true;
+    this.gaps?.stop();
     if (this.gcTimer !== undefined) clearInterval(this.gcTimer);
     this.gcTimer = undefined;
     await this.idle();

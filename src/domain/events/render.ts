@@ -89,6 +89,32 @@ export function coalesceKeyOf(event: ZulipEvent): string | undefined {
   return `flags/${op}/${flag}`;
 }
 
+/** Zulip's `realm_empty_topic_display_name`: how the empty topic reaches clients without `empty_topic_name`. */
+export const EMPTY_TOPIC_DISPLAY_NAME = "general chat";
+
+/** The topic fields of each event type that carries a stream topic. */
+const TOPIC_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  update_message: ["topic", "subject", "orig_subject", "orig_topic"],
+  delete_message: ["topic"],
+  typing: ["topic"],
+  user_topic: ["topic_name"],
+};
+
+/**
+ * For a queue without the `empty_topic_name` capability: the empty topic of a stream message or
+ * event shown as EMPTY_TOPIC_DISPLAY_NAME (Zulip 10.0, feature level 334).
+ */
+function showEmptyTopic(out: Record<string, unknown>, type: string): void {
+  if (type === "message") {
+    const m = out["message"];
+    if (isRecord(m) && m["type"] === "stream" && m["subject"] === "") m["subject"] = EMPTY_TOPIC_DISPLAY_NAME;
+    return;
+  }
+  for (const field of TOPIC_FIELDS[type] ?? []) {
+    if (out[field] === "") out[field] = EMPTY_TOPIC_DISPLAY_NAME;
+  }
+}
+
 /** One queued event as the queue's client receives it. */
 export function renderEvent(queued: QueuedEvent, queueId: string, options: QueueOptions): DeliveredEvent {
   const { event } = queued;
@@ -116,6 +142,7 @@ export function renderEvent(queued: QueuedEvent, queueId: string, options: Queue
       out["local_message_id"] = localId;
     }
   }
+  if (options.capabilities.emptyTopicName !== true) showEmptyTopic(out, event.type);
   out["id"] = queued.id;
   return out as DeliveredEvent;
 }

@@ -12,6 +12,11 @@ export interface QueueCapabilities {
   userSettingsObject: boolean;
   /** Typing notifications for streams. */
   streamTypingNotifications: boolean;
+  /**
+   * The empty topic ("general chat") arrives as "" (Zulip 10.0, feature level 334); without it, as
+   * the realm's `realm_empty_topic_display_name`. Absent in queues made before it existed.
+   */
+  emptyTopicName?: boolean;
 }
 
 /** What a queue was registered with. Immutable after allocation (a Redis store may cache it). */

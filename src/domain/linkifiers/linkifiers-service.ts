@@ -2,6 +2,7 @@ import { JsonableError, UnauthorizedPrincipalError } from "../../errors.js";
 import type { LinkifierRow, LinkifiersRepo } from "../../store/linkifiers-repo.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { ChangeBus } from "../../infra/change-bus.js";
+import type { Logger } from "../../lib/logger.js";
 import type { Linkifier } from "../markdown/linkifiers.js";
 import { compileLinkifier } from "../markdown/linkifiers.js";
 import { isAdmin } from "../users/types.js";
@@ -29,6 +30,7 @@ export class LinkifiersService {
     private readonly events: EventSink,
     /** With `--redis`: a change made by another process drops this process's cache too. */
     private readonly changes?: ChangeBus,
+    private readonly logger?: Logger,
   ) {
     changes?.subscribe("linkifiers", () => {
       this.cache = undefined;
@@ -39,9 +41,27 @@ export class LinkifiersService {
     return this.repo.all();
   }
 
-  /** The compiled linkifiers, for the renderer (cached until a change). */
+  /**
+   * The compiled linkifiers, for the renderer (cached until a change). A stored row that no longer
+   * compiles (one saved before patterns were checked by RE2's rules, e.g. with a backreference) is
+   * left out with a warning, so it can neither fail nor freeze rendering.
+   */
   async forRendering(): Promise<Linkifier[]> {
-    this.cache ??= (await this.repo.all()).map((l) => compileLinkifier(l.pattern, l.urlTemplate));
+    if (this.cache === undefined) {
+      const compiled: Linkifier[] = [];
+      for (const row of await this.repo.all()) {
+        try {
+          compiled.push(compileLinkifier(row.pattern, row.urlTemplate));
+        } catch (e) {
+          if (!(e instanceof JsonableError)) throw e;
+          this.logger?.warn("linkifier skipped: its pattern is refused", {
+            linkifier_id: row.id,
+            reason: e.message,
+          });
+        }
+      }
+      this.cache = compiled;
+    }
     return this.cache;
   }
 

@@ -1,4 +1,5 @@
 import type MarkdownIt from "markdown-it";
+import { linkifierMatchesAnywhere } from "./linkifiers.js";
 import type { Linkifier } from "./linkifiers.js";
 
 /**
@@ -36,12 +37,7 @@ export function plainParagraphsHtml(content: string, linkifiers: readonly Linkif
   for (const line of lines) {
     if (line === "") continue;
     if (line.endsWith(" ") || !PLAIN_LINE.test(line) || DOT_BEFORE_CHAR.test(line)) return undefined;
-    for (const l of linkifiers) {
-      l.regex.lastIndex = 0;
-      const hit = l.regex.test(line);
-      l.regex.lastIndex = 0;
-      if (hit) return undefined;
-    }
+    for (const l of linkifiers) if (linkifierMatchesAnywhere(l, line)) return undefined;
   }
   let html = "";
   let open = false;

@@ -4,8 +4,8 @@ import { EMOJI_CODEPOINTS } from "./emoji.js";
 import { customEmojiHtml } from "./emoji-custom.js";
 import type { CustomEmojiRef } from "./emoji-custom.js";
 import { plainParagraphsHtml, withFastLinkNormalisers } from "./fast-paths.js";
-import { linkifierUrl } from "./linkifiers.js";
-import type { Linkifier } from "./linkifiers.js";
+import { MAX_LINKIFIER_LINKS, linkifierMatches } from "./linkifiers.js";
+import type { Linkifier, LinkifierMatch } from "./linkifiers.js";
 
 /**
  * Zulip-flavoured Markdown with markdown-it: paragraphs as `<p>…</p>`, single newlines as `<br>`,
@@ -44,6 +44,16 @@ export interface RenderContext {
   streams?: readonly LinkableStream[];
   /** Custom emoji that `:name:` may name (src/domain/markdown/emoji-custom.ts); they win over Unicode names. */
   customEmoji?: readonly CustomEmojiRef[];
+  /**
+   * The image proxy's URL for a remote image (src/domain/camo): a remote `![alt](url)` renders as an
+   * `<img>` of the proxied URL, never of the third-party host; without it, as a plain link.
+   */
+  proxyImage?: (url: string) => string;
+  /**
+   * Uploaded images that links to `/user_uploads/<path id>` may preview (by decoded path id), with
+   * their size and type: Zulip's `message_inline_image` markup, with the thumbnail's URL.
+   */
+  uploadedImages?: ReadonlyMap<string, { width: number; height: number; contentType: string }>;
 }
 
 export interface MentionResult {
@@ -209,32 +219,39 @@ function emojiRule(state: StateInline, silentMode: boolean): boolean {
   return true;
 }
 
-/** The earliest linkifier match in `text` at a word boundary, as Zulip bounds linkifier matches. */
-function firstLinkifierMatch(
-  text: string,
-  linkifiers: readonly Linkifier[],
-): { index: number; length: number; url: string } | undefined {
-  let best: { index: number; length: number; url: string } | undefined;
-  for (const l of linkifiers) {
-    l.regex.lastIndex = 0;
-    for (const m of text.matchAll(l.regex)) {
-      if (m[0] === "") continue;
-      const before = m.index === 0 ? "" : (text[m.index - 1] ?? "");
-      const after = text[m.index + m[0].length] ?? "";
-      if ((before !== "" && !MENTION_PRECEDERS.test(before)) || /\w/.test(after)) continue;
-      if (best === undefined || m.index < best.index) {
-        best = { index: m.index, length: m[0].length, url: linkifierUrl(l, m.groups ?? {}) };
-      }
-      break;
+/**
+ * The text's linkifier matches, left to right, as Zulip bounds them: each at a word boundary, the
+ * earliest first (the first linkifier on a tie), none overlapping an earlier one. Each linkifier's
+ * matcher only moves forward (linkifiers.ts), so this is linear in the text for every linkifier.
+ */
+function linkifierMatchesIn(text: string, linkifiers: readonly Linkifier[], max: number): LinkifierMatch[] {
+  let pos = 0;
+  const accept = (index: number, end: number): boolean => {
+    const before = index === pos ? "" : (text[index - 1] ?? "");
+    return (before === "" || MENTION_PRECEDERS.test(before)) && !/\w/.test(text[end] ?? "");
+  };
+  const next = linkifiers.map((l) => linkifierMatches(l, text));
+  const ahead: (LinkifierMatch | undefined)[] = next.map((n) => n(0, accept));
+  const out: LinkifierMatch[] = [];
+  while (out.length < max) {
+    let best: LinkifierMatch | undefined;
+    for (const m of ahead) if (m !== undefined && (best === undefined || m.index < best.index)) best = m;
+    if (best === undefined) return out;
+    out.push(best);
+    pos = best.end;
+    for (let i = 0; i < ahead.length; i++) {
+      const m = ahead[i];
+      if (m !== undefined && m.index < pos) ahead[i] = next[i]?.(pos, accept);
     }
   }
-  return best;
+  return out;
 }
 
 /** Core rule: links the text that a linkifier matches (not inside code or an existing link). */
 function linkifierRule(state: StateCore): void {
   const linkifiers = (state.env as Env).ctx.linkifiers ?? [];
   if (linkifiers.length === 0) return;
+  let linksLeft = MAX_LINKIFIER_LINKS;
   for (const block of state.tokens) {
     if (block.type !== "inline" || block.children === null) continue;
     const out: Token[] = [];
@@ -242,40 +259,139 @@ function linkifierRule(state: StateCore): void {
     for (const token of block.children) {
       if (token.type === "link_open") linkDepth += 1;
       if (token.type === "link_close") linkDepth -= 1;
-      if (token.type !== "text" || linkDepth > 0) {
+      const matches =
+        token.type !== "text" || linkDepth > 0 || linksLeft === 0
+          ? []
+          : linkifierMatchesIn(token.content, linkifiers, linksLeft);
+      linksLeft -= matches.length;
+      if (matches.length === 0) {
         out.push(token);
         continue;
       }
-      let rest = token.content;
-      let match = firstLinkifierMatch(rest, linkifiers);
-      if (match === undefined) {
-        out.push(token);
-        continue;
-      }
-      while (match !== undefined) {
-        if (match.index > 0) {
-          const before = new state.Token("text", "", 0);
-          before.content = rest.slice(0, match.index);
-          out.push(before);
-        }
+      const text = token.content;
+      let done = 0;
+      const pushText = (content: string): void => {
+        const t = new state.Token("text", "", 0);
+        t.content = content;
+        out.push(t);
+      };
+      for (const match of matches) {
+        if (match.index > done) pushText(text.slice(done, match.index));
         const open = new state.Token("link_open", "a", 1);
         open.attrs = [
           ["href", match.url],
           ["title", match.url],
         ];
-        const text = new state.Token("text", "", 0);
-        text.content = rest.slice(match.index, match.index + match.length);
-        out.push(open, text, new state.Token("link_close", "a", -1));
-        rest = rest.slice(match.index + match.length);
-        match = firstLinkifierMatch(rest, linkifiers);
+        out.push(open);
+        pushText(text.slice(match.index, match.end));
+        out.push(new state.Token("link_close", "a", -1));
+        done = match.end;
       }
-      if (rest !== "") {
-        const after = new state.Token("text", "", 0);
-        after.content = rest;
-        out.push(after);
-      }
+      if (done < text.length) pushText(text.slice(done));
     }
     block.children = out;
+  }
+}
+
+/**
+ * `![alt](url)`: this server's own files (`/user_uploads/...`) load directly; a remote http(s) image
+ * loads through the image proxy, so the image's host never sees who views the message (issue 23,
+ * finding 6); anything else, or a remote image with no proxy, is a link.
+ */
+function imageRule(tokens: Token[], idx: number, _options: unknown, env: Env): string {
+  const token = tokens[idx];
+  const src = token?.attrGet("src") ?? "";
+  const alt = token?.content ?? "";
+  const altAttr = escapeHtml(alt).replace(/"/g, "&quot;");
+  if (/^\/(?![/\\])/.test(src))
+    return `<img alt="${altAttr}" src="${escapeHtml(src).replace(/"/g, "&quot;")}">`;
+  const proxy = env.ctx.proxyImage;
+  if (/^https?:\/\//i.test(src) && proxy !== undefined) {
+    return `<img alt="${altAttr}" src="${escapeHtml(proxy(src)).replace(/"/g, "&quot;")}">`;
+  }
+  const href = escapeHtml(src).replace(/"/g, "&quot;");
+  return `<a href="${href}">${escapeHtml(alt === "" ? src : alt)}</a>`;
+}
+
+/** A link to a remote image that Zulip previews inline: http(s), its path ending in an image extension. */
+const REMOTE_IMAGE_LINK = /^https?:\/\/[^\s?#]+\.(?:png|jpe?g|gif|webp)(?:[?#][^\s]*)?$/i;
+
+/** The thumbnail format previews show (src/domain/uploads/thumbnails.ts). */
+const PREVIEW_FORMAT = "840x560.webp";
+
+/** Zulip's preview of an uploaded image: the link, around its thumbnail. */
+function previewHtml(
+  path: string,
+  title: string,
+  image: { width: number; height: number; contentType: string },
+): string {
+  const attr = (v: string): string => escapeHtml(v);
+  return (
+    `<div class="message_inline_image"><a href="/user_uploads/${attr(path)}" title="${attr(title)}">` +
+    `<img data-original-content-type="${attr(image.contentType)}" data-original-dimensions="${image.width}x${image.height}" ` +
+    `src="/user_uploads/thumbnail/${attr(path)}/${PREVIEW_FORMAT}"></a></div>`
+  );
+}
+
+function decodedPath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Previews of uploaded images, as Zulip renders them: after the paragraph that links an uploaded
+ * image, a `message_inline_image` block per image; a paragraph that is only that link becomes the
+ * preview alone.
+ */
+function imagePreviewRule(state: StateCore): void {
+  const ctx = (state.env as Env).ctx;
+  const images =
+    ctx.uploadedImages ?? new Map<string, { width: number; height: number; contentType: string }>();
+  const proxy = ctx.proxyImage;
+  if (images.size === 0 && proxy === undefined) return;
+  const tokens = state.tokens;
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    const inline = tokens[i + 1];
+    if (tokens[i]?.type !== "paragraph_open" || inline?.type !== "inline") continue;
+    const children = inline.children ?? [];
+    const previews: string[] = [];
+    for (let j = 0; j < children.length; j++) {
+      const open = children[j];
+      if (open?.type !== "link_open") continue;
+      const href = open.attrGet("href") ?? "";
+      let title = "";
+      for (let k = j + 1; k < children.length && children[k]?.type !== "link_close"; k++) {
+        title += children[k]?.content ?? "";
+      }
+      const m = /^\/user_uploads\/(.+)$/.exec(href);
+      const image = m?.[1] === undefined ? undefined : images.get(decodedPath(m[1]));
+      if (m?.[1] !== undefined && image !== undefined) {
+        previews.push(previewHtml(m[1], title, image));
+      } else if (proxy !== undefined && REMOTE_IMAGE_LINK.test(href)) {
+        // A link to a remote image: Zulip's inline preview, loaded through the image proxy.
+        const titleAttr = title === href ? "" : ` title="${escapeHtml(title)}"`;
+        previews.push(
+          `<div class="message_inline_image"><a href="${escapeHtml(href)}"${titleAttr}>` +
+            `<img src="${escapeHtml(proxy(href))}"></a></div>`,
+        );
+      }
+    }
+    if (previews.length === 0) continue;
+    const block = new state.Token("html_block", "", 0);
+    block.content = previews.join("") + "\n";
+    const onlyTheLink =
+      previews.length === 1 &&
+      children.filter((c) => !(c.type === "text" && c.content.trim() === "")).length === 3 &&
+      children.find((c) => c.type !== "text" || c.content.trim() !== "")?.type === "link_open";
+    if (onlyTheLink) {
+      tokens.splice(i, 3, block);
+    } else {
+      tokens.splice(i + 3, 0, block);
+      i += 3;
+    }
   }
 }
 
@@ -286,9 +402,11 @@ function createMarkdown(fastLinks: boolean): MarkdownIt {
   md.inline.ruler.before("emphasis", "zulip_stream", streamRule);
   md.inline.ruler.before("emphasis", "zulip_emoji", emojiRule);
   md.core.ruler.after("linkify", "zulip_linkifiers", linkifierRule);
+  md.core.ruler.push("zulip_image_previews", imagePreviewRule);
   md.renderer.rules.fence = (tokens, idx) =>
     `<div class="codehilite"><pre><span></span><code>${escapeHtml(tokens[idx]?.content ?? "")}</code></pre></div>\n`;
   md.renderer.rules.code_block = md.renderer.rules.fence;
+  md.renderer.rules.image = imageRule;
   return md;
 }
 

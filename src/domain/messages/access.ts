@@ -7,6 +7,9 @@ import { HISTORICAL_FLAGS, flagNames } from "./flag-bits.js";
 import { invalidMessage } from "./content.js";
 import type { MessageDeps } from "./ports.js";
 import type { StoredMessage } from "./types.js";
+import { streamSetting } from "../streams/permissions.js";
+import type { PermissionChecker } from "../user-groups/group-permissions.js";
+import { SystemGroup } from "../user-groups/user-groups-service.js";
 
 /**
  * Zulip's has_message_access: the user's own row, or a stream message whose history the user may
@@ -20,7 +23,7 @@ export async function accessMessage(
   const repo = deps.store.read.messages;
   const message = await repo.byId(id);
   if (message === undefined) throw invalidMessage();
-  const flags = await repo.flagsOf(user.id, id);
+  const flags = await deps.store.read.flags.flagsOf(user.id, id);
   if (flags !== undefined) return { message, flags };
   if (message.streamId === null) throw invalidMessage();
   const stream = await deps.streams.byId(message.streamId);
@@ -44,7 +47,7 @@ export async function interestedUsers(
   id: number,
   stream: Stream | undefined,
 ): Promise<EventRecipient[]> {
-  const rows = await deps.store.read.messages.rowsOfMessage(id);
+  const rows = await deps.store.read.flags.rowsOfMessage(id);
   const out: EventRecipient[] = rows.map((r) => ({ id: r.userId, flags: flagNames(r.flags) }));
   if (stream !== undefined && (!stream.inviteOnly || stream.historyPublicToSubscribers)) {
     const have = new Set(rows.map((r) => r.userId));
@@ -55,14 +58,21 @@ export async function interestedUsers(
   return out;
 }
 
-/** What checkCanPost needs: a user by id and stream subscriptions. */
+/** What checkCanPost needs: a user by id, stream subscriptions, and group-based permissions if any. */
 export interface PostAccessLookups {
   users: { byId(id: number): Promise<User | undefined> };
   streams: { isSubscribed(userId: number, streamId: number): Promise<boolean> };
+  /** Who holds a group-setting value (src/domain/user-groups); without it, announcement-only rules. */
+  permissions?: Pick<PermissionChecker, "hasPermission"> | undefined;
 }
 
-/** Zulip's access_stream_for_send_message, with its texts (also checked when scheduling). */
+/**
+ * Zulip's access_stream_for_send_message, with its texts (also checked when scheduling): nobody
+ * posts to an archived stream; the sender (or a bot's owner) must hold the stream's
+ * `can_send_message_group`; private streams take subscribers only.
+ */
 export async function checkCanPost(deps: PostAccessLookups, sender: User, stream: Stream): Promise<void> {
+  if (stream.isArchived) throw new JsonableError(`Not authorized to send to stream '${stream.name}'`);
   // A bot's owner is read only when a rule needs it (most sends are to public streams).
   let owner: Promise<User | undefined> | undefined;
   const ownerOf = (): Promise<User | undefined> =>
@@ -70,13 +80,25 @@ export async function checkCanPost(deps: PostAccessLookups, sender: User, stream
       sender.isBot && sender.botOwnerId !== null
         ? deps.users.byId(sender.botOwnerId)
         : Promise.resolve(undefined));
-  if (stream.isAnnouncementOnly && !isAdmin(sender)) {
+  const sendGroup = streamSetting(stream, "can_send_message_group");
+  const mayPost = async (user: User): Promise<boolean> =>
+    deps.permissions === undefined
+      ? !stream.isAnnouncementOnly || isAdmin(user)
+      : deps.permissions.hasPermission(user, sendGroup);
+  // System bots (the Notification Bot) are Zulip's cross-realm bots: they may post anywhere.
+  const systemBot = sender.isBot && sender.botOwnerId === null;
+  if (!systemBot && !(await mayPost(sender))) {
     const o = await ownerOf();
-    if (!(o !== undefined && isAdmin(o))) {
-      throw new JsonableError("Only organization administrators can send to this stream.");
+    if (!(o !== undefined && (await mayPost(o)))) {
+      throw new JsonableError(
+        sendGroup === SystemGroup.ADMINISTRATORS
+          ? "Only organization administrators can send to this stream."
+          : "You do not have permission to post in this stream.",
+      );
     }
   }
   if (!stream.inviteOnly && !isGuest(sender)) return;
+  if (systemBot) return;
   if (await deps.streams.isSubscribed(sender.id, stream.id)) return;
   const o = await ownerOf();
   if (o !== undefined && (await deps.streams.isSubscribed(o.id, stream.id))) return;

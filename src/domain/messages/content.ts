@@ -1,4 +1,5 @@
 import { JsonableError } from "../../errors.js";
+import { EMPTY_TOPIC_DISPLAY_NAME } from "../events/render.js";
 
 /** Zulip's limits (core-api §7). */
 export const MAX_MESSAGE_LENGTH = 10000;
@@ -6,6 +7,12 @@ export const MAX_TOPIC_NAME_LENGTH = 60;
 export const MAX_MESSAGES_PER_FETCH = 5000;
 export const LARGER_THAN_MAX_MESSAGE_ID = 10000000000000000;
 export const MAX_UNREAD_MESSAGES = 50000;
+
+/** The topic older clients send for "no topic" (read as the empty topic from feature level 370). */
+export const NO_TOPIC_NAME = "(no topic)";
+
+/** What Zulip puts at the end of content it truncated to MAX_MESSAGE_LENGTH. */
+export const TRUNCATION_NOTICE = "\n[message truncated]";
 
 /** Zulip's truncate_content. */
 export function truncate(text: string, max: number, suffix: string): string {
@@ -17,7 +24,7 @@ export function normalizeContent(raw: string): string {
   const content = raw.trimEnd().replace(/^\n+/, "");
   if (content === "") throw new JsonableError("Message must not be empty");
   if (content.includes("\0")) throw new JsonableError("Message must not contain null bytes");
-  return truncate(content, MAX_MESSAGE_LENGTH, "\n[message truncated]");
+  return truncate(content, MAX_MESSAGE_LENGTH, TRUNCATION_NOTICE);
 }
 
 /** Zulip's topic checks: blank → error; longer than 60 → 57 characters + "...". */
@@ -25,6 +32,15 @@ export function normalizeTopic(raw: string): string {
   const topic = raw.trim();
   if (topic === "") throw new JsonableError("Topic can't be empty");
   return truncate(topic, MAX_TOPIC_NAME_LENGTH, "...");
+}
+
+/**
+ * Whether a channel message's topic as sent means the empty topic ("general chat"): blank, or, as
+ * Zulip reads them from feature level 370, "(no topic)" or `realm_empty_topic_display_name`.
+ */
+export function isEmptyTopicName(raw: string): boolean {
+  const topic = raw.trim();
+  return topic === "" || topic === NO_TOPIC_NAME || topic === EMPTY_TOPIC_DISPLAY_NAME;
 }
 
 /** A /me message: one line starting with "/me ". */

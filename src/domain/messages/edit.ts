@@ -4,15 +4,39 @@ import type { Rendered } from "../markdown/render.js";
 import { isAdmin } from "../users/types.js";
 import type { User } from "../users/types.js";
 import { accessMessage, interestedUsers } from "./access.js";
-import { MAX_MESSAGE_LENGTH, isMe, messageHas, normalizeTopic, truncate } from "./content.js";
+import {
+  MAX_MESSAGE_LENGTH,
+  TRUNCATION_NOTICE,
+  isMe,
+  messageHas,
+  normalizeTopic,
+  truncate,
+} from "./content.js";
 import { Flag } from "./flag-bits.js";
 import { buildHistory } from "./history.js";
 import type { MessageDeps } from "./ports.js";
 import { nowSeconds } from "./ports.js";
 import { moveToStream } from "./move.js";
+import { sendMessage } from "./send.js";
 import { renderFor } from "./rendering.js";
 import { linkAttachments } from "./send.js";
 import type { EditHistoryEntry, EditRequest } from "./types.js";
+
+/** Zulip's mark of a resolved topic, before its name. */
+export const RESOLVED_TOPIC_PREFIX = "✔ ";
+
+/** Python's `str.lstrip(RESOLVED_TOPIC_PREFIX)`: every leading "✔" and space. */
+function withoutResolvedPrefix(topic: string): string {
+  return topic.replace(/^[✔ ]+/u, "");
+}
+
+/** Whether renaming `from` to `to` resolves or unresolves the topic, as Zulip decides it. */
+export function topicResolution(from: string, to: string): "resolved" | "unresolved" | undefined {
+  const p = RESOLVED_TOPIC_PREFIX;
+  if (to.startsWith(p) && !from.startsWith(p) && withoutResolvedPrefix(to) === from) return "resolved";
+  if (from.startsWith(p) && !to.startsWith(p) && withoutResolvedPrefix(from) === to) return "unresolved";
+  return undefined;
+}
 
 /** PATCH /messages/{id}: content and/or topic (with propagate_mode), Zulip's checks and texts. */
 export async function editMessage(
@@ -43,7 +67,7 @@ export async function editMessage(
   let rendered: Rendered | undefined;
   if (req.content !== undefined) {
     const stripped = req.content.trim();
-    content = stripped === "" ? "(deleted)" : truncate(stripped, MAX_MESSAGE_LENGTH, "\n[message truncated]");
+    content = stripped === "" ? "(deleted)" : truncate(stripped, MAX_MESSAGE_LENGTH, TRUNCATION_NOTICE);
     const sender = (await deps.users.byId(message.senderId)) ?? editor;
     rendered = await renderFor(deps, sender, content);
   }
@@ -66,8 +90,8 @@ export async function editMessage(
     if (content !== undefined && rendered !== undefined) {
       await repo.updateContent(id, content, rendered.html, isMe(content), messageHas(rendered.html));
       // A sparse message's recipients without a row follow its derived flags: set them first.
-      await repo.setWildcardMentioned(id, rendered.wildcard);
-      const rows = await repo.rowsOfMessage(id);
+      await repos.recipientRows.setWildcardMentioned(id, rendered.wildcard);
+      const rows = await repos.flags.rowsOfMessage(id);
       const mentioned = new Set(rendered.mentionedUserIds);
       // As Zulip: the new text's alert words set has_alert_word (never for the sender).
       const alerted =
@@ -84,7 +108,7 @@ export async function editMessage(
         if (alerted.has(r.userId)) flags |= Flag.has_alert_word;
         return flags === r.flags ? [] : [{ userId: r.userId, flags }];
       });
-      await repo.setUserFlags(id, changes);
+      await repos.flags.setUserFlags(id, changes);
       await linkAttachments(repos, message.senderId, id, content, true);
     }
     let ids = [id];
@@ -123,7 +147,6 @@ export async function editMessage(
   if (content !== undefined && rendered !== undefined) {
     event["orig_content"] = message.content;
     event["orig_rendered_content"] = message.renderedContent;
-    event["prev_rendered_content_version"] = 1;
     event["content"] = content;
     event["rendered_content"] = rendered.html;
     event["is_me_message"] = isMe(content);
@@ -135,6 +158,19 @@ export async function editMessage(
     event["topic_links"] = [];
   }
   deps.events.send(event, await interestedUsers(deps, id, stream));
+  if (topic !== undefined && stream !== undefined) {
+    // As Zulip: resolving or unresolving a topic is told in it by the Notification Bot.
+    const resolution = topicResolution(message.topic, topic);
+    if (resolution !== undefined) {
+      const bot = await deps.users.notificationBot();
+      await sendMessage(deps, bot, {
+        type: "stream",
+        to: stream.id,
+        topic,
+        content: `@_**${editor.fullName}|${editor.id}** has marked this topic as ${resolution}.`,
+      });
+    }
+  }
 }
 
 /** GET /messages/{id}/history. */

@@ -28,15 +28,67 @@ export async function getWithRawContent(
 
 /** GET /messages: a range of the narrow around an anchor (Zulip's get_messages_backend). */
 export async function fetchMessages(deps: MessageDeps, user: User, req: FetchRequest): Promise<FetchResult> {
-  const numBefore = req.numBefore;
-  let numAfter = req.numAfter;
-  if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) {
+  if (req.numBefore + req.numAfter > MAX_MESSAGES_PER_FETCH) {
     throw new JsonableError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   }
+  const scope = await narrowScope(deps, user, req.narrow);
+  const range = await anchoredRange(deps, user, scope, req);
+  const messages = await deps.store.read.messages.byIds(range.rows.map((r) => r.id));
+  const wires = await wireMany(deps, messages, req.present);
+  const flagsById = new Map(range.rows.map((r) => [r.id, r.flags]));
+  const terms = narrowSearchTerms(req.narrow);
+  if (terms !== undefined) {
+    // Zulip adds the highlighted matches to each message of a search.
+    const byId = new Map(messages.map((m) => [m.id, m]));
+    for (const w of wires) {
+      const m = byId.get(w["id"] as number);
+      if (m === undefined) continue;
+      w["match_content"] = highlightHtml(m.renderedContent, terms);
+      w["match_subject"] = highlightText(m.topic, terms);
+    }
+  }
+  return {
+    anchor: range.anchor,
+    foundAnchor: range.foundAnchor,
+    foundOldest: range.foundOldest,
+    foundNewest: range.foundNewest,
+    historyLimited: false,
+    messages: wires.map((w) => ({ ...w, flags: flagNames(flagsById.get(w["id"] as number) ?? 0) })),
+  };
+}
+
+export interface RangeRequest {
+  anchor: FetchRequest["anchor"];
+  numBefore: number;
+  numAfter: number;
+  includeAnchor: boolean;
+}
+
+export interface AnchoredRange {
+  /** The anchor as a message id (newest is LARGER_THAN_MAX_MESSAGE_ID, oldest 0). */
+  anchor: number;
+  /** The messages of the range, ascending, with the user's flags. */
+  rows: { id: number; flags: number }[];
+  foundAnchor: boolean;
+  foundOldest: boolean;
+  foundNewest: boolean;
+}
+
+/**
+ * The messages of `scope` around an anchor (Zulip's fetch query and post_process_limited_query),
+ * shared by GET /messages and POST /messages/flags/narrow.
+ */
+export async function anchoredRange(
+  deps: MessageDeps,
+  user: User,
+  scope: MessageScope,
+  req: RangeRequest,
+): Promise<AnchoredRange> {
+  const numBefore = req.numBefore;
+  let numAfter = req.numAfter;
   if (numBefore > 0 && numAfter > 0 && !req.includeAnchor) {
     throw new JsonableError("The anchor can only be excluded at an end of the range");
   }
-  const scope = await narrowScope(deps, user, req.narrow);
   let anchor: number;
   if (req.anchor === "newest") anchor = LARGER_THAN_MAX_MESSAGE_ID;
   else if (req.anchor === "oldest") anchor = 0;
@@ -49,7 +101,7 @@ export async function fetchMessages(deps: MessageDeps, user: User, req: FetchReq
   const include = req.includeAnchor ? 1 : 0;
   const needBefore = !anchoredToLeft && numBefore > 0;
   const needAfter = !anchoredToRight && numAfter > 0;
-  const repo = deps.store.read.messages;
+  const repo = deps.store.read.flags;
   let rows: { id: number; flags: number }[] = [];
   if (needBefore && needAfter) {
     rows = [
@@ -77,29 +129,12 @@ export async function fetchMessages(deps: MessageDeps, user: User, req: FetchReq
   let after = anchoredToRight ? [] : rows.filter((r) => r.id > anchor);
   if (numBefore > 0) before = before.slice(-numBefore);
   if (numAfter > 0) after = after.slice(0, numAfter);
-  const visible = [...before, ...at, ...after];
-
-  const messages = await repo.byIds(visible.map((r) => r.id));
-  const wires = await wireMany(deps, messages, req.present);
-  const flagsById = new Map(visible.map((r) => [r.id, r.flags]));
-  const terms = narrowSearchTerms(req.narrow);
-  if (terms !== undefined) {
-    // Zulip adds the highlighted matches to each message of a search.
-    const byId = new Map(messages.map((m) => [m.id, m]));
-    for (const w of wires) {
-      const m = byId.get(w["id"] as number);
-      if (m === undefined) continue;
-      w["match_content"] = highlightHtml(m.renderedContent, terms);
-      w["match_subject"] = highlightText(m.topic, terms);
-    }
-  }
   return {
     anchor,
+    rows: [...before, ...at, ...after],
     foundAnchor: at.length === 1,
     foundOldest: anchoredToLeft || before.length < numBefore,
     foundNewest: anchoredToRight || after.length < numAfter,
-    historyLimited: false,
-    messages: wires.map((w) => ({ ...w, flags: flagNames(flagsById.get(w["id"] as number) ?? 0) })),
   };
 }
 
@@ -117,7 +152,7 @@ async function firstUnread(deps: MessageDeps, user: User, scope: MessageScope): 
       { kind: "not-muted", topics },
     ],
   };
-  const [first] = await deps.store.read.messages.range(unreadScope, ">=", 0, "ASC", 1);
+  const [first] = await deps.store.read.flags.range(unreadScope, ">=", 0, "ASC", 1);
   return first?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
 }
 
@@ -132,7 +167,7 @@ export async function matchesNarrow(
   narrow: FetchRequest["narrow"],
 ): Promise<Record<string, { match_content: string; match_subject: string }>> {
   const scope = await narrowScope(deps, user, narrow);
-  const matching = await deps.store.read.messages.matchingIds(scope, [...new Set(ids)]);
+  const matching = await deps.store.read.flags.matchingIds(scope, [...new Set(ids)]);
   const terms = narrowSearchTerms(narrow) ?? [];
   const out: Record<string, { match_content: string; match_subject: string }> = {};
   for (const m of await deps.store.read.messages.byIds(matching)) {

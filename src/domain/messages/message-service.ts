@@ -1,23 +1,31 @@
 import type { Clock } from "../../clock.js";
+import { withSpan } from "../../lib/tracing.js";
 import { JsonableError } from "../../errors.js";
-import type { Logger } from "../../logger.js";
+import type { Logger } from "../../lib/logger.js";
 import type { RepoStore } from "../../store/repos.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { CustomEmojiSource } from "../markdown/emoji-custom.js";
 import type { User } from "../users/types.js";
+import type { PermissionChecker } from "../user-groups/group-permissions.js";
 import { accessMessage } from "./access.js";
 import { deleteMessage, editMessage, messageHistory } from "./edit.js";
 import { fetchMessages, getWithRawContent, matchesNarrow } from "./fetch.js";
 import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateFlags } from "./flags.js";
+import { updateFlagsForNarrow } from "./flags-narrow.js";
+import type { FlagsForNarrowRequest, FlagsForNarrowResult } from "./flags-narrow.js";
+import { readReceipts } from "./read-receipts.js";
+import { addSubmessage } from "./submessages.js";
 import type {
   AlertWordMatcher,
   GroupMentions,
   LinkifierSource,
   MessageDeps,
   StreamLookup,
+  UploadedImageLookup,
   UserLookup,
 } from "./ports.js";
 import { addReaction, removeReaction } from "./reactions.js";
+import { MAX_MESSAGE_LENGTH, TRUNCATION_NOTICE, truncate } from "./content.js";
 import { renderFor } from "./rendering.js";
 import { sendMessage } from "./send.js";
 import { deleteTopic, topicsOf } from "./topics.js";
@@ -53,12 +61,18 @@ export interface MessageServiceDeps {
   logger: Logger;
   /** User groups for `@*group*` mentions (optional: tools that render without groups). */
   groups?: GroupMentions;
+  /** Group-based permissions: who may post to a stream (optional: the announcement-only rule). */
+  permissions?: PermissionChecker;
   /** Alert words for `has_alert_word` flags (optional, like `groups`). */
   alertWords?: AlertWordMatcher;
   /** The realm's linkifiers for rendering (optional, like `groups`). */
   linkifiers?: LinkifierSource;
   /** Custom emoji for rendering and reactions (optional, like `groups`). */
   customEmoji?: CustomEmojiSource;
+  /** The image proxy's URL for a remote image (src/domain/camo); remote images become links without it. */
+  proxyImage?: (url: string) => string;
+  /** Uploaded images' sizes for their previews (src/domain/uploads); no previews without it. */
+  uploadedImages?: UploadedImageLookup;
 }
 
 /**
@@ -96,7 +110,9 @@ export class MessageService {
 
   /** Sends a message as `sender` (POST /messages). Returns the new message's id. */
   async send(sender: User, input: SendInput): Promise<number> {
-    return sendMessage(this.deps, sender, input);
+    return withSpan("message send", { attributes: { "message.type": input.type } }, () =>
+      sendMessage(this.deps, sender, input),
+    );
   }
 
   /** One message in GET /messages format (with `flags`); "Invalid message(s)" if not readable. */
@@ -138,9 +154,13 @@ export class MessageService {
     return matchesNarrow(this.deps, user, ids, narrow);
   }
 
-  /** POST /messages/render: Markdown rendered as it would be if `user` sent it. */
+  /**
+   * POST /messages/render: Markdown rendered as it would be if `user` sent it, so content over
+   * Zulip's 10,000 characters is truncated as a send truncates it (and nothing longer is rendered).
+   */
   async render(user: User, content: string): Promise<string> {
-    return (await renderFor(this.deps, user, content)).html;
+    const bounded = truncate(content, MAX_MESSAGE_LENGTH, TRUNCATION_NOTICE);
+    return (await renderFor(this.deps, user, bounded)).html;
   }
 
   /** GET /users/me/{stream_id}/topics: the stream's topics, newest first. */
@@ -198,6 +218,21 @@ export class MessageService {
     return updateFlags(this.deps, user, messageIds, op, flag);
   }
 
+  /** POST /messages/flags/narrow: a flag changed on a narrow's messages around an anchor. */
+  async updateFlagsForNarrow(user: User, req: FlagsForNarrowRequest): Promise<FlagsForNarrowResult> {
+    return updateFlagsForNarrow(this.deps, user, req);
+  }
+
+  /** GET /messages/{id}/read_receipts: who has read the message. */
+  async readReceipts(user: User, id: number): Promise<number[]> {
+    return readReceipts(this.deps, user, id);
+  }
+
+  /** POST /submessage: a vote, option, task or tick on a message's widget. */
+  async addSubmessage(user: User, messageId: number, msgType: string, content: string): Promise<void> {
+    return addSubmessage(this.deps, user, messageId, msgType, content);
+  }
+
   /** Register's `unread_msgs`. */
   async unreadMessages(userId: number): Promise<UnreadMessages> {
     return unreadMessages(this.deps, userId);
@@ -205,6 +240,6 @@ export class MessageService {
 
   /** Highest message id the user has received; -1 when none. */
   async maxMessageId(userId: number): Promise<number> {
-    return this.deps.store.read.messages.maxMessageId(userId);
+    return this.deps.store.read.flags.maxMessageId(userId);
   }
 }

@@ -46,20 +46,20 @@ export async function moveToStream(
   // Who loses the messages: users with rows who may not read the new stream.
   const newSubscribers = new Set(await deps.streams.subscriberIds(newStream.id));
   const holders = new Set<number>();
-  for (const id of ids) for (const row of await repo.rowsOfMessage(id)) holders.add(row.userId);
+  for (const id of ids)
+    for (const row of await deps.store.read.flags.rowsOfMessage(id)) holders.add(row.userId);
   const losing = newStream.inviteOnly
     ? [...holders].filter((u) => !newSubscribers.has(u)).sort((a, b) => a - b)
     : [];
   const gaining = [...newSubscribers].filter((u) => !holders.has(u));
 
-  await deps.store.transaction(async ({ messages }) => {
+  await deps.store.transaction(async ({ messages, flags, recipientRows }) => {
     // Who received a moved message no longer follows a stream's subscription intervals.
-    await messages.densify(ids);
+    await recipientRows.densify(ids);
     const recipientId = await messages.recipientId(2, String(newStream.id));
     await messages.moveToStream(ids, newStream.id, recipientId, topic);
     await messages.deleteRows(ids, losing);
-    for (const id of ids)
-      for (const userId of gaining) await messages.insertUserMessage(userId, id, Flag.read);
+    for (const id of ids) for (const userId of gaining) await flags.insertUserMessage(userId, id, Flag.read);
     for (const id of ids) {
       const m = id === message.id ? message : await messages.byId(id);
       if (m === undefined) continue;

@@ -1,7 +1,7 @@
-import { BadNarrowError } from "../../errors.js";
+import { BadNarrowError, JsonableError } from "../../errors.js";
 import type { MessageScope } from "../../store/messages-repo.js";
 import type { User } from "../users/types.js";
-import { canReadHistory } from "./access.js";
+import { accessMessage, canReadHistory } from "./access.js";
 import { Flag } from "./flag-bits.js";
 import type { MessageDeps } from "./ports.js";
 import { searchTerms } from "./search.js";
@@ -16,7 +16,7 @@ export async function narrowScope(
   const conditions: MessageCondition[] = [];
   let historyOfStreamId: number | undefined;
   let usesFlags = false;
-  for (const term of narrow) {
+  for (const term of await resolveWith(deps, user, narrow)) {
     const { operand, negated } = term;
     const text = Array.isArray(operand) ? operand.join(",") : String(operand);
     switch (term.operator) {
@@ -39,6 +39,23 @@ export async function narrowScope(
         conditions.push({ kind: "sender", userId: sender.id, negated });
         break;
       }
+      case "dm-including":
+      case "group-pm-with": {
+        const other = await userByOperand(deps, typeof operand === "string" ? operand.trim() : operand);
+        if (other === undefined) throw new BadNarrowError(`unknown user ${text}`);
+        conditions.push({ kind: "pm-including", userId: other.id, negated });
+        break;
+      }
+      case "channels":
+      case "streams":
+        if (text !== "public" && text !== "web-public") {
+          throw new BadNarrowError(`Invalid '${term.operator}' operand: ${text}`);
+        }
+        conditions.push({ kind: "public-streams", webPublicOnly: text === "web-public", negated });
+        break;
+      case "with":
+        // A `with` naming no readable message leaves the narrow as it is (resolveWith).
+        break;
       case "pm-with":
       case "dm": {
         const items = Array.isArray(operand)
@@ -63,7 +80,10 @@ export async function narrowScope(
           alerted: Flag.has_alert_word,
         };
         if (text === "private" || text === "dm") conditions.push({ kind: "private", negated });
-        else if (text === "unread") conditions.push({ kind: "flag", bits: Flag.read, negated: !negated });
+        else if (text === "resolved") conditions.push({ kind: "resolved", negated });
+        else if (text === "followed" || text === "muted" || text === "unmuted") {
+          conditions.push({ kind: "topics", topics: await topicsWithPolicy(deps, user, text), negated });
+        } else if (text === "unread") conditions.push({ kind: "flag", bits: Flag.read, negated: !negated });
         else if (bits[text] !== undefined) conditions.push({ kind: "flag", bits: bits[text], negated });
         else throw new BadNarrowError(`unknown 'is' operand ${text}`);
         break;
@@ -72,6 +92,10 @@ export async function narrowScope(
         conditions.push({ kind: "search", terms: searchTerms(text), negated });
         break;
       case "has":
+        if (text === "reaction") {
+          conditions.push({ kind: "reacted", negated });
+          break;
+        }
         if (text !== "link" && text !== "image" && text !== "attachment") {
           throw new BadNarrowError(`unknown 'has' operand ${text}`);
         }
@@ -93,6 +117,60 @@ export async function narrowScope(
     }
   }
   return { userId: user.id, historyOfStreamId: usesFlags ? undefined : historyOfStreamId, conditions };
+}
+
+/** Operators that name a conversation, which a `with` operator moves to where its message is now. */
+const CONVERSATION_OPERATORS = new Set(["stream", "channel", "topic", "subject", "dm", "pm-with"]);
+
+/**
+ * Zulip's `with` operator: when its message exists and the user can read it, the narrow's
+ * conversation (channel and topic, or direct-message participants) becomes that message's
+ * current one, so a link to a moved conversation still finds it.
+ */
+async function resolveWith(
+  deps: MessageDeps,
+  user: User,
+  narrow: readonly NarrowTerm[],
+): Promise<readonly NarrowTerm[]> {
+  const term = narrow.find((t) => t.operator === "with" && !t.negated);
+  if (term === undefined) return narrow;
+  const id = Number(term.operand);
+  if (!Number.isSafeInteger(id)) throw new BadNarrowError("Invalid 'with' operand");
+  let message;
+  try {
+    ({ message } = await accessMessage(deps, user, id));
+  } catch (err) {
+    if (err instanceof JsonableError) return narrow;
+    throw err;
+  }
+  const rest = narrow.filter((t) => !CONVERSATION_OPERATORS.has(t.operator) || t.negated);
+  const conversation: NarrowTerm[] =
+    message.streamId === null
+      ? [{ operator: "dm", operand: (message.pmKey ?? "").split(",").map(Number), negated: false }]
+      : [
+          { operator: "channel", operand: message.streamId, negated: false },
+          { operator: "topic", operand: message.topic, negated: false },
+        ];
+  return [...conversation, ...rest];
+}
+
+/** The user's topics with a visibility policy (muted topics are kept apart from the others). */
+async function topicsWithPolicy(
+  deps: MessageDeps,
+  user: User,
+  policy: "followed" | "muted" | "unmuted",
+): Promise<{ streamId: number; topicLower: string }[]> {
+  const repo = deps.store.read.streams;
+  if (policy === "muted") {
+    return (await repo.mutedTopicRows(user.id)).map((r) => ({
+      streamId: r.streamId,
+      topicLower: r.topic.toLowerCase(),
+    }));
+  }
+  const wanted = policy === "followed" ? 3 : 2;
+  return (await repo.topicPolicies(user.id))
+    .filter((r) => r.policy === wanted)
+    .map((r) => ({ streamId: r.streamId, topicLower: r.topic.toLowerCase() }));
 }
 
 async function userByOperand(deps: MessageDeps, operand: unknown): Promise<User | undefined> {

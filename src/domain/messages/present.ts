@@ -4,6 +4,7 @@ import { messageWire } from "../../wire/messages.js";
 import { pmIds } from "./content.js";
 import type { MessageDeps } from "./ports.js";
 import type { PresentOptions, Reaction, StoredMessage } from "./types.js";
+import type { Submessage } from "../../store/submessages-repo.js";
 
 async function realm(deps: MessageDeps): Promise<string> {
   deps.realmStr ??= (await deps.users.realm()).stringId;
@@ -29,7 +30,13 @@ export async function wireMany(
 ): Promise<Record<string, unknown>[]> {
   const realmStr = await realm(deps);
   const reactions = new Map<number, Reaction[]>();
+  const submessages = new Map<number, Submessage[]>();
   if (!isNew) {
+    for (const s of await deps.store.read.submessages.forMessages(messages.map((m) => m.id))) {
+      const list = submessages.get(s.messageId);
+      if (list === undefined) submessages.set(s.messageId, [s]);
+      else list.push(s);
+    }
     const all = await deps.store.read.reactions.forMessages(messages.map((m) => m.id));
     for (const r of all) {
       const list = reactions.get(r.messageId);
@@ -64,6 +71,7 @@ export async function wireMany(
         streamName: m.streamId === null ? undefined : streamNames.get(m.streamId),
         participants: pmIds(m).flatMap((id) => users.get(id) ?? []),
         reactions: reactions.get(m.id),
+        submessages: submessages.get(m.id),
       },
       opts,
     );

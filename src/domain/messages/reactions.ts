@@ -36,7 +36,7 @@ export async function addReaction(
   if (existing !== undefined) name = existing.emojiName;
   const reaction: Reaction = { messageId, userId: user.id, emojiName: name, emojiCode: code, reactionType };
   const added = await deps.store.transaction(async (repos) => {
-    await repos.messages.insertUserMessage(user.id, messageId, HISTORICAL_FLAGS);
+    await repos.flags.insertUserMessage(user.id, messageId, HISTORICAL_FLAGS);
     return repos.reactions.add(reaction);
   });
   if (!added) throw new ReactionAlreadyExistsError();
@@ -81,7 +81,7 @@ async function publishReaction(
   op: "add" | "remove",
   r: Reaction,
 ): Promise<void> {
-  const rows = await deps.store.read.messages.rowsOfMessage(r.messageId);
+  const rows = await deps.store.read.flags.rowsOfMessage(r.messageId);
   deps.events.send(
     reactionEvent(user, op, r),
     rows.map((row) => row.userId),

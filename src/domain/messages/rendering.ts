@@ -3,6 +3,7 @@ import { emojiNameCandidates } from "../markdown/emoji-custom.js";
 import type { LinkableStream, MentionableUser, Rendered } from "../markdown/render.js";
 import type { User } from "../users/types.js";
 import type { MessageDeps } from "./ports.js";
+import { linkedPathIds } from "../uploads/files.js";
 
 /** Renders content for `sender`: mentions of active users, links to streams the sender can see. */
 export async function renderFor(deps: MessageDeps, sender: User, content: string): Promise<Rendered> {
@@ -27,5 +28,16 @@ export async function renderFor(deps: MessageDeps, sender: User, content: string
   const emojiSource = deps.customEmoji;
   const emojiNames = emojiSource === undefined ? [] : emojiNameCandidates(content);
   const customEmoji = emojiSource === undefined ? [] : await emojiSource.activeNamed(emojiNames);
-  return renderMarkdown(content, { users, streams, groups, linkifiers, customEmoji });
+  const pathIds =
+    deps.uploadedImages !== undefined && content.includes("/user_uploads/") ? linkedPathIds(content) : [];
+  const uploadedImages = pathIds.length > 0 ? await deps.uploadedImages!(pathIds) : undefined;
+  return renderMarkdown(content, {
+    users,
+    streams,
+    groups,
+    linkifiers,
+    customEmoji,
+    ...(deps.proxyImage === undefined ? {} : { proxyImage: deps.proxyImage }),
+    ...(uploadedImages === undefined || uploadedImages.size === 0 ? {} : { uploadedImages }),
+  });
 }

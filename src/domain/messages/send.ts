@@ -3,11 +3,14 @@ import type { Rendered } from "../markdown/render.js";
 import type { Stream } from "../streams/types.js";
 import type { User } from "../users/types.js";
 import { checkCanPost } from "./access.js";
-import { isMe, messageHas, normalizeContent, normalizeTopic } from "./content.js";
+import { isEmptyTopicName, isMe, messageHas, normalizeContent, normalizeTopic } from "./content.js";
 import { Flag, flagNames } from "./flag-bits.js";
 import type { MessageDeps } from "./ports.js";
 import { nowSeconds } from "./ports.js";
 import { wireOne } from "./present.js";
+import { addWidget } from "./submessages.js";
+import { checkWidgetContent, widgetOfContent } from "./widgets.js";
+import { submessageWire } from "../../wire/messages.js";
 import { linkedPathIds } from "../uploads/files.js";
 import type { Repositories } from "../../store/repos.js";
 import { renderFor } from "./rendering.js";
@@ -22,6 +25,39 @@ import type {
 
 const HTML_EVENT: PresentOptions = { applyMarkdown: true, clientGravatar: false };
 
+const GROUP_MENTION_HTML = /<span class="user-group-mention" data-user-group-id="(\d+)">/g;
+
+/** The sender must hold `can_mention_group` of each group the message mentions (silent mentions aside). */
+async function checkGroupMentions(deps: MessageDeps, sender: User, html: string): Promise<void> {
+  const groups = deps.groups;
+  if (groups?.checkCanMention === undefined || !html.includes("user-group-mention")) return;
+  const ids = [...new Set([...html.matchAll(GROUP_MENTION_HTML)].map((m) => Number(m[1])))];
+  await groups.checkCanMention(sender, ids);
+}
+
+/**
+ * The topic a stream message is stored under, by the stream's `topics_policy` (Zulip 11): "inherit"
+ * follows the realm's (`allowEmptyTopic`, which the caller read), "allow_empty_topic" takes a blank
+ * topic as "", "disable_empty_topic" refuses it, "empty_topic_only" takes nothing else. "(no topic)"
+ * and "general chat" count as blank (Zulip 10.0, feature level 370).
+ */
+function topicFor(stream: Stream, raw: string, realmAllowsEmpty: boolean): string {
+  const blank = isEmptyTopicName(raw);
+  // normalizeTopic refuses a blank topic; "(no topic)" and "general chat" are refused the same way.
+  const named = (): string => normalizeTopic(blank ? "" : raw);
+  switch (stream.topicsPolicy) {
+    case "empty_topic_only":
+      if (!blank) throw new JsonableError("Only the general chat topic is allowed in this stream.");
+      return "";
+    case "allow_empty_topic":
+      return blank ? "" : named();
+    case "disable_empty_topic":
+      return named();
+    default:
+      return blank && realmAllowsEmpty ? "" : named();
+  }
+}
+
 /** Sends a message as `sender` (POST /messages). Returns the new message's id. */
 export async function sendMessage(deps: MessageDeps, sender: User, input: SendInput): Promise<number> {
   const type =
@@ -31,13 +67,14 @@ export async function sendMessage(deps: MessageDeps, sender: User, input: SendIn
         ? "private"
         : undefined;
   if (type === undefined) throw new JsonableError("Invalid message type");
+  // Checked before anything is stored; attached after (afterSend).
+  if (input.widgetContent !== undefined) checkWidgetContent(input.widgetContent);
   return type === "stream" ? sendToStream(deps, sender, input) : sendPrivate(deps, sender, input);
 }
 
 async function sendToStream(deps: MessageDeps, sender: User, input: SendInput): Promise<number> {
   if (input.topic === undefined) throw new JsonableError("Missing topic");
-  const topic =
-    input.allowEmptyTopic === true && input.topic.trim() === "" ? "" : normalizeTopic(input.topic);
+  const rawTopic = input.topic;
   const content = normalizeContent(input.content);
   let to = input.to;
   if (Array.isArray(to)) {
@@ -55,8 +92,10 @@ async function sendToStream(deps: MessageDeps, sender: User, input: SendInput): 
     if (stream === undefined) throw new StreamDoesNotExistError(name);
   }
   await checkCanPost(deps, sender, stream);
+  const topic = topicFor(stream, rawTopic, input.allowEmptyTopic === true);
   const subscribers = await streams.subscriberIds(stream.id); // ascending
   const rendered = await renderFor(deps, sender, content);
+  await checkGroupMentions(deps, sender, rendered.html);
   const senderSubscribed = subscribers.includes(sender.id);
   const ids = senderSubscribed ? subscribers : [...subscribers, sender.id].sort((a, b) => a - b);
   const recipients = recipientFlags(ids, sender.id, rendered, 0, await alertedUsers(deps, content, ids));
@@ -88,7 +127,7 @@ async function sendToStream(deps: MessageDeps, sender: User, input: SendInput): 
       recipientFlags: recipientFlagBits,
     };
     const messageId = await repo.insertMessage(message);
-    await repo.insertStreamMessageRows(messageId, stream.id, exceptions);
+    await repos.recipientRows.insertStreamMessageRows(messageId, stream.id, exceptions);
     await linkAttachments(repos, sender.id, messageId, content);
     return storedOf(messageId, message);
   });
@@ -127,6 +166,7 @@ async function sendPrivate(deps: MessageDeps, sender: User, input: SendInput): P
   const ids = [...participants.keys()].sort((a, b) => a - b);
   const pmKey = ids.join(",");
   const rendered = await renderFor(deps, sender, content);
+  await checkGroupMentions(deps, sender, rendered.html);
   const recipients = recipientFlags(
     ids,
     sender.id,
@@ -153,7 +193,7 @@ async function sendPrivate(deps: MessageDeps, sender: User, input: SendInput): P
       has: messageHas(rendered.html),
     };
     const messageId = await repo.insertMessage(message);
-    await repo.insertUserMessages(
+    await repos.recipientRows.insertUserMessages(
       messageId,
       ids.map((id) => ({ id, flags: recipients.special.get(id) ?? recipients.base })),
     );
@@ -259,6 +299,12 @@ async function afterSend(
       streams: stream === undefined ? [] : [stream],
     },
   });
+  // A poll, a to-do list or a bot's zform: the event already carries its widget, as in Zulip.
+  const widget =
+    local.widgetContent !== undefined
+      ? checkWidgetContent(local.widgetContent)
+      : widgetOfContent(message.content);
+  if (widget !== undefined) wire["submessages"] = [submessageWire(await addWidget(deps, message, widget))];
   // Most recipients share the base bitmask: one (read-only) list of names per distinct bitmask,
   // and one recipient object each, shared by the event fan-out and the listeners.
   const baseNames = flagNames(rows.base);

@@ -36,7 +36,8 @@ export async function deleteTopic(
   const ids = await repo.topicMessageIds(stream.id, topicName);
   if (ids.length === 0) return;
   const recipients = new Set<number>(await deps.streams.subscriberIds(stream.id));
-  for (const id of ids) for (const row of await repo.rowsOfMessage(id)) recipients.add(row.userId);
+  for (const id of ids)
+    for (const row of await deps.store.read.flags.rowsOfMessage(id)) recipients.add(row.userId);
   const byTopic = new Map<string, number[]>();
   for (const m of await repo.byIds(ids)) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m.id]);
   const deleted = new Set(await deps.store.transaction(({ messages }) => messages.deleteMany(ids)));

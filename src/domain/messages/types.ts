@@ -58,7 +58,17 @@ export type MessageCondition =
   | { kind: "search"; terms: readonly string[]; negated: boolean }
   /** Zulip's has_link / has_image / has_attachment. */
   | { kind: "has"; what: "link" | "image" | "attachment"; negated: boolean }
-  | { kind: "id"; id: number; negated: boolean };
+  | { kind: "id"; id: number; negated: boolean }
+  /** Direct messages whose participants include the user (`dm-including`). */
+  | { kind: "pm-including"; userId: number; negated: boolean }
+  /** Messages of the realm's public (or web-public) channels (`channels:public`). */
+  | { kind: "public-streams"; webPublicOnly: boolean; negated: boolean }
+  /** Messages in any of these topics (stream id and lower-cased topic), e.g. followed ones. */
+  | { kind: "topics"; topics: readonly { streamId: number; topicLower: string }[]; negated: boolean }
+  /** Resolved topics (the name starts with "✔ "). */
+  | { kind: "resolved"; negated: boolean }
+  /** Messages with at least one emoji reaction. */
+  | { kind: "reacted"; negated: boolean };
 
 /** What a message's rendered content contains (Zulip's has_* columns). */
 export interface MessageHas {
@@ -98,6 +108,8 @@ export interface SendInput {
   /** Local echo: the sending client's event queue and its local id (`local_message_id`). */
   queueId?: string | undefined;
   localId?: string | undefined;
+  /** A bot's widget (`widget_content`, a zform), as JSON text. */
+  widgetContent?: string | undefined;
 }
 
 /** A recipient of a new message with that user's flags (API names). */

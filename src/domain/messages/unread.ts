@@ -10,7 +10,7 @@ const ascending = (a: number, b: number) => a - b;
  * newest MAX_UNREAD_MESSAGES are listed (`old_unreads_missing` when there are more).
  */
 export async function unreadMessages(deps: MessageDeps, userId: number): Promise<UnreadMessages> {
-  const { rows, groups } = await deps.store.read.messages.unreadState(userId);
+  const { rows, groups } = await deps.store.read.flags.unreadState(userId);
   const total = rows.length + groups.reduce((n, g) => n + g.ids.length, 0);
   const missing = total > MAX_UNREAD_MESSAGES;
   let lowest = 0; // the oldest id listed

@@ -1,15 +1,5 @@
 /** One HTTP attempt of an outgoing-webhook delivery: how it can end, and the delivery's id. */
-
-export const CONNECTION_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EPIPE",
-  "ECONNABORTED",
-]);
+import type { EgressOutcome } from "../egress/egress-request.js";
 
 /** The header naming a delivery; the same value is the payload's `delivery_id` field. */
 export const DELIVERY_ID_HEADER = "X-Delivery-Id";
@@ -26,10 +16,7 @@ export function deliveryId(job: { id: number; messageId: number }): string {
 /** Answers that mean "busy, try again later" (Retry-After honoured): retried, not reported as failures. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 
-/** How one HTTP attempt ended. */
+/** How one HTTP attempt ended (the egress outcome, with the answer's Retry-After). */
 export type Attempt =
   | { kind: "response"; status: number; body: Buffer; retryAfterSeconds?: number }
-  | { kind: "timeout" }
-  | { kind: "connection"; reason: string }
-  | { kind: "exception"; name: string; message: string }
-  | { kind: "aborted" };
+  | Exclude<EgressOutcome, { kind: "response" }>;

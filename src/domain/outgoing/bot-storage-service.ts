@@ -1,6 +1,6 @@
 import { JsonableError } from "../../errors.js";
-import type { Db } from "../../store/db.js";
-import { BotStorageRepo } from "../../store/bot-storage-repo.js";
+import type { BotStorageRepo } from "../../store/bot-storage-repo.js";
+import type { TransactionalRepo } from "../../store/repos.js";
 import type { User } from "../users/types.js";
 
 /** Zulip's USER_STATE_SIZE_LIMIT: keys plus values of one bot, in characters. */
@@ -21,7 +21,7 @@ function codePoints(text: string): number {
  */
 export class BotStorageService {
   constructor(
-    private readonly db: Db,
+    private readonly repo: TransactionalRepo<BotStorageRepo>,
     private readonly limit: number = BOT_STORAGE_SIZE_LIMIT,
   ) {}
 
@@ -33,8 +33,7 @@ export class BotStorageService {
   /** Upserts `entries`; the bot's whole storage after the update must fit in the limit. */
   async put(botId: number, entries: Readonly<Record<string, string>>): Promise<void> {
     const keys = Object.keys(entries);
-    await this.db.transaction(async (tx) => {
-      const repo = new BotStorageRepo(tx);
+    await this.repo.transaction(async (repo) => {
       let difference = 0;
       for (const key of keys) difference += codePoints(key) + codePoints(entries[key] ?? "");
       difference -= await repo.size(botId, keys);
@@ -50,7 +49,7 @@ export class BotStorageService {
 
   /** The values of `keys` (all keys when omitted or empty); any missing key fails the whole call. */
   async get(botId: number, keys?: readonly string[]): Promise<Record<string, string>> {
-    const repo = new BotStorageRepo(this.db);
+    const repo = this.repo.read;
     if (keys === undefined || keys.length === 0) return Object.fromEntries(await repo.all(botId));
     const found = await repo.some(botId, keys);
     const out: Record<string, string> = {};
@@ -63,13 +62,12 @@ export class BotStorageService {
   }
 
   async contains(botId: number, key: string): Promise<boolean> {
-    return (await new BotStorageRepo(this.db).some(botId, [key])).has(key);
+    return (await this.repo.read.some(botId, [key])).has(key);
   }
 
   /** Removes `keys` (all keys when omitted); if any is missing nothing is removed. */
   async remove(botId: number, keys?: readonly string[]): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const repo = new BotStorageRepo(tx);
+    await this.repo.transaction(async (repo) => {
       if (keys === undefined) {
         await repo.removeAll(botId);
         return;

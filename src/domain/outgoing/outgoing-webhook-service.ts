@@ -1,27 +1,28 @@
 import http from "node:http";
 import https from "node:https";
-import got from "got";
-import type { Got } from "got";
-import { findBot } from "../../../bots/index.js";
+import { propagationHeaders } from "../../lib/logger.js";
+import { SpanKind, withSpan } from "../../lib/tracing.js";
 import { dispatchBotMessage, initializeBot } from "../../../bots/kit/index.js";
 import type { Clock } from "../../clock.js";
 import type { OutgoingWebhookConfig } from "../../config.js";
 import { JsonableError, StreamDoesNotExistError, StreamIdDoesNotExistError } from "../../errors.js";
-import type { Logger } from "../../logger.js";
-import type { Db } from "../../store/db.js";
-import { OutgoingRepo } from "../../store/outgoing-repo.js";
+import type { Logger } from "../../lib/logger.js";
+import type { OutgoingRepo } from "../../store/outgoing-repo.js";
+import type { OutgoingEndpointsRepo } from "../../store/outgoing-endpoints-repo.js";
 import type { OutgoingJob } from "../../store/outgoing-repo.js";
 import type { MessageService } from "../messages/message-service.js";
 import type { SentMessage } from "../messages/types.js";
 import type { UserService } from "../users/user-service.js";
 import { BotType } from "../users/types.js";
 import type { BotService, User } from "../users/types.js";
+import type { BotRegistry } from "./bot-registry.js";
 import type { BotStorageService } from "./bot-storage-service.js";
 import { EmbeddedBotHandler } from "./embedded-handler.js";
 import { nearMessageUrl } from "./message-url.js";
 import {
   Interface,
   botViewOfMessage,
+  conversationOf,
   genericRequestBody,
   parseWebhookResponse,
   slackRequestForm,
@@ -39,24 +40,42 @@ import {
   timedOut,
 } from "./texts.js";
 import type { OwnerNoticeDetails } from "./texts.js";
-import { CONNECTION_CODES, DELIVERY_ID_HEADER, RETRYABLE_STATUSES, deliveryId } from "./attempt.js";
+import type { EgressPolicy } from "../egress/egress-policy.js";
+import { egressPost } from "../egress/egress-request.js";
+import { DELIVERY_ID_HEADER, RETRYABLE_STATUSES, deliveryId } from "./attempt.js";
 import type { Attempt } from "./attempt.js";
+import { DeliveryStates, GONE_STATUS } from "./delivery-states.js";
+import { retryAfterMs, scheduledDelay } from "./retry-schedule.js";
+import type { SigningSecretService } from "./signing-secrets.js";
 
-export { DELIVERY_ID_HEADER, deliveryId } from "./attempt.js";
 import { serviceBotTriggers } from "./triggers.js";
 
 export interface OutgoingWebhookDeps {
-  db: Db;
+  /** The durable jobs. */
+  jobs: OutgoingRepo;
+  /** Endpoint states (failures, circuit, disabled). */
+  endpoints: OutgoingEndpointsRepo;
   users: UserService;
   messages: MessageService;
   botStorage: BotStorageService;
+  /** The bundled bots embedded bots run. */
+  bots: BotRegistry;
   clock: Clock;
   logger: Logger;
   config: OutgoingWebhookConfig;
+  /** Which targets requests may reach (src/domain/egress). */
+  egress: EgressPolicy;
   /** The realm's URL (owner notices' links, Slack's team_domain). */
   realmUrl: () => string;
   zulipVersion: string;
   zulipFeatureLevel: number;
+  /** Signs every request with the bot's Standard Webhooks secrets (src/domain/outgoing/signing-secrets.ts). */
+  signing?: SigningSecretService;
+  /**
+   * The token a service's webhooks carry now: an old one during a rotation's overlap
+   * (src/domain/users/credential-rotation.ts). Absent: the service's current token.
+   */
+  tokens?: { tokenFor(service: BotService): Promise<{ token: string; old: boolean }> };
   /** Told of every HTTP attempt (the delivery log, src/domain/deliveries/outgoing-log.ts). */
   onAttempt?: (a: {
     job: OutgoingJob;
@@ -64,12 +83,23 @@ export interface OutgoingWebhookDeps {
     service: BotService;
     payload: JobPayload;
     attempt: Attempt;
+    /** Whether another attempt follows (otherwise the delivery ends: delivered, failed or dead). */
+    willRetry: boolean;
+    /** The request carried an old token, during a rotation's overlap. */
+    oldToken?: boolean;
+    /** The request was signed with an old signing secret too, during a rotation's overlap. */
+    oldSigningSecret?: boolean;
   }) => void;
+  /** Jitter's randomness (tests may fix it); default Math.random. */
+  random?: () => number;
 }
 
 /** Extra time a claimed job stays invisible after its request timeout (then it is due again). */
 const LEASE_GRACE_MS = 30_000;
 const BATCH = 100;
+/** Why a job whose last attempt was claimed but never finished ends failed. */
+const INTERRUPTED =
+  "The last attempt of this delivery never finished (the server stopped during it), so it is not tried again.";
 
 /**
  * Outgoing webhooks (bot_type 3) and embedded bots (bot_type 4), as Zulip runs them
@@ -78,8 +108,10 @@ const BATCH = 100;
  * Durable: when a message triggers a bot, one job per bot service is written to
  * `outgoing_webhook_jobs` right after the message commits (inside `messages.onSent`, before the
  * sender gets its answer), then delivered at once. A job is deleted once delivered; timeouts and
- * connection errors (and 429/503 answers, honouring Retry-After) are retried with exponential backoff (`retryDelayMs` · 2^(n−1), capped) up to
- * `maxAttempts`/`maxAgeMs`, then the bot posts "Failure! Bot is unavailable" and tells its owner.
+ * connection errors (and 429/503 answers, honouring Retry-After) are retried on the configured
+ * schedule with jitter (`retryScheduleMs`) up to `maxAttempts`/`maxAgeMs`, then the bot posts
+ * "Failure! Bot is unavailable" and the job is parked as dead (replayable; the owner gets one
+ * summary per window). Endpoint circuits, 410 and disabling: `DeliveryStates`.
  * A job left by a stopped process (pending, or claimed when it died) is resumed by the worker.
  *
  * The worker: `kick` on every new job (no polling delay on the hot path), plus a timer every
@@ -87,12 +119,15 @@ const BATCH = 100;
  */
 export class OutgoingWebhookService {
   private readonly repo: OutgoingRepo;
-  private readonly http: Got;
+  /** Endpoint circuits, disabling, dead letters and the owner's summaries. */
+  readonly states: DeliveryStates;
   private readonly agents = {
     http: new http.Agent({ keepAlive: true }),
     https: new https.Agent({ keepAlive: true }),
   };
   private readonly inFlight = new Map<number, Promise<void>>();
+  /** The last attempt launched per service and conversation (see `launch`). */
+  private readonly conversations = new Map<string, Promise<void>>();
   private readonly aborts = new Set<AbortController>();
   private unsubscribe: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -100,14 +135,30 @@ export class OutgoingWebhookService {
   private closing = false;
 
   constructor(private readonly deps: OutgoingWebhookDeps) {
-    this.repo = new OutgoingRepo(deps.db);
-    this.http = got.extend({
-      agent: this.agents,
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      timeout: { request: Math.round(deps.config.timeoutSeconds * 1000) },
-      headers: { "user-agent": `ZulipOutgoingWebhook/${deps.zulipVersion}` },
+    this.repo = deps.jobs;
+    this.states = new DeliveryStates({
+      endpoints: deps.endpoints,
+      jobs: deps.jobs,
+      clock: deps.clock,
+      config: deps.config,
+      byId: (id) => deps.users.byId(id),
+      servicesOf: (botId) => deps.users.servicesOf(botId),
+      notifyOwner: (bot, content) => this.messageOwner(bot, content),
+      messageUrl: (message) => this.messageUrl(message),
     });
+  }
+
+  /** Replays every dead delivery of a bot (pending again, due now) and starts them; answers how many. */
+  async replayDead(botId: number): Promise<number> {
+    const jobs = await this.states.replayDead(botId);
+    if (jobs.length > 0) this.pollLogged();
+    return jobs.length;
+  }
+
+  /** Re-enables a bot's endpoints (failures and circuits reset) and starts what waits for them. */
+  async enableEndpoints(botId: number): Promise<void> {
+    await this.states.enable(botId);
+    this.pollLogged();
   }
 
   /** Listens for new messages and starts the worker (which first resumes jobs left from before). */
@@ -169,11 +220,35 @@ export class OutgoingWebhookService {
     return this.repo.all();
   }
 
+  /** Jobs grouped by status and attempts made (the metrics). */
+  jobCounts(): Promise<{ status: string; attempts: number; count: number }[]> {
+    return this.repo.jobCounts();
+  }
+
   private async runDue(): Promise<number> {
     if (this.closing) return 0;
+    const { maxAttempts, circuitBreakerThreshold } = this.deps.config;
+    // Jobs of disabled endpoints are parked, not sent; owners get their summaries of dead jobs.
+    await this.states.parkDisabled();
+    await this.states.notifyDead();
+    // A due job with no attempt left was claimed for its last attempt by a process that never
+    // finished it (killed, or crashed by that very delivery): it ends failed, never claimed again.
+    for (const job of await this.repo.failExhausted(this.deps.clock.now(), maxAttempts, INTERRUPTED)) {
+      await this.abandon(job);
+    }
     // One statement claims a batch (FOR UPDATE SKIP LOCKED on PostgreSQL): processes scanning at
     // the same moment take disjoint jobs, and each claimed job already has its attempt counted.
-    const claimed = await this.repo.claimDue(this.deps.clock.now(), this.leaseUntil(), BATCH);
+    // An endpoint whose circuit is open gets one probe at a time; the other jobs claimed skip it.
+    const claimed = [
+      ...(await this.states.claimProbes(this.leaseUntil())),
+      ...(await this.repo.claimDue(
+        this.deps.clock.now(),
+        this.leaseUntil(),
+        BATCH,
+        maxAttempts,
+        circuitBreakerThreshold,
+      )),
+    ];
     let started = 0;
     for (const job of claimed) {
       if (this.inFlight.has(job.id)) continue;
@@ -181,6 +256,30 @@ export class OutgoingWebhookService {
       started++;
     }
     return started;
+  }
+
+  /** A job `failExhausted` ended: the conversation and the owner are told, as for a last failure. */
+  private async abandon(job: OutgoingJob): Promise<void> {
+    this.deps.logger.warn("outgoing webhook job abandoned: its last attempt never finished", {
+      jobId: job.id,
+      attempts: job.attempts,
+    });
+    const bot = await this.deps.users.byId(job.botId);
+    if (bot === undefined || !bot.isActive) return;
+    const service = (await this.deps.users.servicesOf(bot.id)).find((s) => s.id === job.serviceId);
+    const payload = JSON.parse(job.payload) as JobPayload;
+    if (service !== undefined && bot.botType !== BotType.EMBEDDED) {
+      this.deps.onAttempt?.({
+        job,
+        bot,
+        service,
+        payload,
+        attempt: { kind: "failed", reason: INTERRUPTED },
+        willRetry: false,
+      });
+    }
+    await this.failWithMessage(bot, payload.message, BOT_UNAVAILABLE);
+    await this.notifyOwner(bot, payload.message, { failureMessage: INTERRUPTED });
   }
 
   private leaseUntil(): number {
@@ -195,31 +294,47 @@ export class OutgoingWebhookService {
     if (triggers.length === 0) return;
     const view = botViewOfMessage(message);
     const jobs: OutgoingJob[] = [];
+    let held = false;
     for (const { bot, trigger } of triggers) {
       const payload = JSON.stringify({ trigger, message: view } satisfies JobPayload);
       for (const service of await this.deps.users.servicesOf(bot.id)) {
-        // Written already claimed for its first attempt, which starts right away.
-        jobs.push(
-          await this.repo.insert(
-            { botId: bot.id, serviceId: service.id, messageId: message.id, payload },
-            this.deps.clock.now(),
-            this.leaseUntil(),
-          ),
+        // Written already claimed for its first attempt, which starts right away; unless its
+        // endpoint is disabled or its circuit open: then it is left to the worker (parked or
+        // waiting for the circuit's probe).
+        const wait = bot.botType !== BotType.EMBEDDED && (await this.states.isHeld(service.id));
+        held ||= wait;
+        const job = await this.repo.insert(
+          { botId: bot.id, serviceId: service.id, messageId: message.id, payload },
+          this.deps.clock.now(),
+          wait ? undefined : this.leaseUntil(),
         );
+        if (!wait) jobs.push(job);
       }
     }
     for (const job of jobs) this.launch(job);
+    if (held) this.pollLogged();
   }
 
+  /**
+   * Starts a claimed job's attempt once the attempts launched before it for the same service and
+   * conversation have ended, so a bot is sent one conversation's messages in the order they were
+   * sent (launch order is send order: the jobs are written before the send returns). Without this,
+   * a later message's attempt could reach the bot first when its look-ups happened to finish first.
+   */
   private launch(job: OutgoingJob): void {
-    const run = this.run(job)
+    const key = `${job.serviceId} ${conversationOf((JSON.parse(job.payload) as JobPayload).message)}`;
+    const before = this.conversations.get(key);
+    const attempt = before === undefined ? this.run(job) : before.then(() => this.run(job));
+    const run = attempt
       .catch((err: unknown) => {
         this.deps.logger.error("outgoing webhook job crashed", { jobId: job.id, error: err as Error });
         return this.repo.fail(job.id, this.deps.clock.now(), String(err)).catch(() => undefined);
       })
       .finally(() => {
         this.inFlight.delete(job.id);
+        if (this.conversations.get(key) === run) this.conversations.delete(key);
       });
+    this.conversations.set(key, run);
     this.inFlight.set(job.id, run);
   }
 
@@ -241,7 +356,7 @@ export class OutgoingWebhookService {
   }
 
   private async runEmbedded(job: OutgoingJob, bot: User, service: BotService, p: JobPayload): Promise<void> {
-    const definition = findBot(service.name);
+    const definition = this.deps.bots.find(service.name);
     if (definition === undefined) {
       await this.repo.fail(job.id, this.deps.clock.now(), `No embedded bot named '${service.name}'`);
       this.deps.logger.error("embedded bot not found", { bot: bot.email, service: service.name });
@@ -265,7 +380,10 @@ export class OutgoingWebhookService {
     await this.repo.complete(job.id);
   }
 
-  private async runWebhook(job: OutgoingJob, bot: User, service: BotService, p: JobPayload): Promise<void> {
+  private async runWebhook(job: OutgoingJob, bot: User, current: BotService, p: JobPayload): Promise<void> {
+    // During a token rotation's overlap the request carries the old token (the receiver has it).
+    const sending = await this.deps.tokens?.tokenFor(current);
+    const service = sending === undefined ? current : { ...current, token: sending.token };
     const slack = service.interface === Interface.SLACK;
     if (slack && p.message.type !== "stream") {
       await this.failWithMessage(bot, p.message, SLACK_NO_DMS);
@@ -275,32 +393,59 @@ export class OutgoingWebhookService {
     // The same id on every attempt of this job, across retries and restarts (at-least-once
     // delivery: a receiver deduplicates on it; docs/reliability.md).
     const id = deliveryId(job);
-    const attempt = await this.post(
-      service.baseUrl,
-      slack
-        ? { form: { ...slackRequestForm(p, bot, service, this.realmHost()), delivery_id: id } }
-        : { json: { ...genericRequestBody(p, bot, service), delivery_id: id } },
-      id,
-    );
-    this.deps.onAttempt?.({ job, bot, service, payload: p, attempt });
+    const signedWith = { old: false };
+    const attempt = slack
+      ? await this.post(
+          service.baseUrl,
+          new URLSearchParams({
+            ...slackRequestForm(p, bot, service, this.realmHost()),
+            delivery_id: id,
+          }).toString(),
+          "application/x-www-form-urlencoded",
+          id,
+          bot.id,
+          signedWith,
+        )
+      : await this.post(
+          service.baseUrl,
+          JSON.stringify({ ...genericRequestBody(p, bot, service), delivery_id: id }),
+          "application/json",
+          id,
+          bot.id,
+          signedWith,
+        );
+    const retryAt = this.nextAttemptAt(job, attempt);
+    this.deps.onAttempt?.({
+      job,
+      bot,
+      service,
+      payload: p,
+      attempt,
+      willRetry: retryAt !== undefined,
+      oldToken: sending?.old === true,
+      oldSigningSecret: signedWith.old,
+    });
     const command = p.message.content;
     switch (attempt.kind) {
       case "aborted":
         await this.repo.release(job.id, this.deps.clock.now());
         return;
       case "response":
+        if (attempt.status === GONE_STATUS) {
+          // Gone for good: the endpoint is disabled at once (its owner told), the delivery parked.
+          await this.states.gone(bot, service);
+          await this.park(job, bot, p, thirdPartyResponded(attempt.status));
+          return;
+        }
+        if (attempt.status >= 500)
+          await this.states.failed(bot, service, thirdPartyResponded(attempt.status));
+        else if (attempt.status !== 429 && (await this.states.succeeded(service.id))) this.pollLogged();
         if (RETRYABLE_STATUSES.has(attempt.status)) {
           // The receiver is busy (the bot server's full queue answers 503): deliver later, not a failure.
           this.deps.logger.info(
             `Trigger event ${command} on ${service.name} answered ${attempt.status}. Retrying`,
           );
-          await this.retryOrGiveUp(
-            job,
-            bot,
-            p,
-            thirdPartyResponded(attempt.status),
-            (attempt.retryAfterSeconds ?? 0) * 1000,
-          );
+          await this.retryOrPark(job, bot, p, thirdPartyResponded(attempt.status), retryAt);
           return;
         }
         await this.handleResponse(bot, service, p, attempt.status, attempt.body);
@@ -308,14 +453,24 @@ export class OutgoingWebhookService {
         return;
       case "timeout":
         this.deps.logger.info(`Trigger event ${command} on ${service.name} timed out. Retrying`);
-        await this.retryOrGiveUp(job, bot, p, timedOut(this.deps.config.timeoutSeconds));
+        await this.states.failed(bot, service, timedOut(this.deps.config.timeoutSeconds));
+        await this.retryOrPark(job, bot, p, timedOut(this.deps.config.timeoutSeconds), retryAt);
         return;
       case "connection":
         this.deps.logger.info(
           `Trigger event ${command} on ${service.name} resulted in a connection error. Retrying`,
           { reason: attempt.reason },
         );
-        await this.retryOrGiveUp(job, bot, p, CONNECTION_ERROR);
+        await this.states.failed(bot, service, CONNECTION_ERROR);
+        await this.retryOrPark(job, bot, p, CONNECTION_ERROR, retryAt);
+        return;
+      case "failed":
+        // Refused by this server (a denied target, a redirect, an answer over the size limit):
+        // not retried, since the same request would end the same way.
+        this.deps.logger.warn("Outhook trigger failed", { bot: bot.email, error: attempt.reason });
+        await this.failWithMessage(bot, p.message, attempt.reason);
+        await this.notifyOwner(bot, p.message, { failureMessage: attempt.reason });
+        await this.repo.fail(job.id, this.deps.clock.now(), attempt.reason);
         return;
       case "exception":
         this.deps.logger.error("Outhook trigger failed", {
@@ -333,34 +488,49 @@ export class OutgoingWebhookService {
 
   private async post(
     url: string,
-    body: { json: Record<string, unknown> } | { form: Record<string, string> },
+    body: string,
+    contentType: string,
     id: string,
+    botId: number,
+    /** Told whether an old signing secret (in a rotation's overlap) signed the request too. */
+    signedWith: { old: boolean },
   ): Promise<Attempt> {
+    // Standard Webhooks headers (webhook-id is the delivery id); the body keeps Zulip's `token`.
+    const signed = await this.deps.signing?.headers(botId, id, body);
+    // One signature per valid secret: more than one means an old secret signs too.
+    signedWith.old = signed?.["webhook-signature"].includes(" ") === true;
     const controller = new AbortController();
     this.aborts.add(controller);
     try {
-      const response = await this.http.post(url, {
-        ...body,
-        headers: { [DELIVERY_ID_HEADER]: id },
-        signal: controller.signal,
-      });
-      const retryAfter = Number(response.headers["retry-after"]);
-      return Number.isFinite(retryAfter) && retryAfter > 0
-        ? {
-            kind: "response",
-            status: response.statusCode,
-            body: response.rawBody,
-            retryAfterSeconds: retryAfter,
-          }
-        : { kind: "response", status: response.statusCode, body: response.rawBody };
-    } catch (err) {
-      if (this.closing) return { kind: "aborted" };
-      const e = err as Error & { code?: string };
-      if (e.name === "TimeoutError") return { kind: "timeout" };
-      if ((e.code !== undefined && CONNECTION_CODES.has(e.code)) || e.name === "ReadError") {
-        return { kind: "connection", reason: e.message };
-      }
-      return { kind: "exception", name: e.name, message: e.message };
+      const outcome = await withSpan("outgoing webhook POST", { kind: SpanKind.CLIENT }, () =>
+        egressPost(this.deps.egress, {
+          url,
+          headers: {
+            "content-type": contentType,
+            "user-agent": `ZulipOutgoingWebhook/${this.deps.zulipVersion}`,
+            [DELIVERY_ID_HEADER]: id,
+            ...signed,
+            ...propagationHeaders(), // the triggering request's ids
+          },
+          body,
+          timeoutMs: Math.round(this.deps.config.timeoutSeconds * 1000),
+          maxResponseBytes: this.deps.config.maxResponseBytes,
+          signal: controller.signal,
+          agents: this.agents,
+        }),
+      );
+      if (outcome.kind === "aborted" || this.closing) return { kind: "aborted" };
+      if (outcome.kind !== "response") return outcome;
+      const wait = RETRYABLE_STATUSES.has(outcome.status)
+        ? retryAfterMs(
+            outcome.headers["retry-after"],
+            this.deps.clock.now(),
+            this.deps.config.retryAfterMaxMs,
+          )
+        : undefined;
+      return wait === undefined
+        ? { kind: "response", status: outcome.status, body: outcome.body }
+        : { kind: "response", status: outcome.status, body: outcome.body, retryAfterSeconds: wait / 1000 };
     } finally {
       this.aborts.delete(controller);
     }
@@ -398,25 +568,51 @@ export class OutgoingWebhookService {
     }
   }
 
-  private async retryOrGiveUp(
+  /**
+   * When the job's next attempt is due after this one, or undefined when this was its last (or the
+   * outcome is not retried: only timeouts, connection errors, 429 and 503 are). The delay is the
+   * schedule's (with jitter), or the answer's `Retry-After` (capped) on 429/503.
+   */
+  private nextAttemptAt(job: OutgoingJob, attempt: Attempt): number | undefined {
+    const retried =
+      attempt.kind === "timeout" ||
+      attempt.kind === "connection" ||
+      (attempt.kind === "response" && RETRYABLE_STATUSES.has(attempt.status));
+    if (!retried) return undefined;
+    const { maxAttempts, retryScheduleMs, retryJitter, maxAgeMs } = this.deps.config;
+    const now = this.deps.clock.now();
+    const retryAfter = attempt.kind === "response" ? attempt.retryAfterSeconds : undefined;
+    const delay =
+      retryAfter === undefined
+        ? scheduledDelay(job.attempts, retryScheduleMs, retryJitter, this.deps.random)
+        : Math.round(retryAfter * 1000);
+    const at = now + delay;
+    return job.attempts < maxAttempts && at - job.createdAtMs <= maxAgeMs ? at : undefined;
+  }
+
+  /** Schedules the next attempt, or parks the delivery as dead after its last. */
+  private async retryOrPark(
     job: OutgoingJob,
     bot: User,
     p: JobPayload,
     failure: string,
-    minDelayMs = 0,
+    retryAt: number | undefined,
   ): Promise<void> {
-    const { maxAttempts, retryDelayMs, retryMaxDelayMs, maxAgeMs } = this.deps.config;
-    const now = this.deps.clock.now();
-    const backoff = Math.min(retryDelayMs * 2 ** (job.attempts - 1), retryMaxDelayMs);
-    const delay = Math.max(backoff, Math.min(minDelayMs, retryMaxDelayMs));
-    if (job.attempts < maxAttempts && now + delay - job.createdAtMs <= maxAgeMs) {
-      await this.repo.retryAt(job.id, now + delay, failure);
+    if (retryAt !== undefined) {
+      await this.repo.retryAt(job.id, retryAt, failure);
       return;
     }
-    await this.failWithMessage(bot, p.message, BOT_UNAVAILABLE);
-    await this.notifyOwner(bot, p.message, { failureMessage: failure });
     this.deps.logger.warn(`Maximum retries exceeded for trigger:${bot.email} event:${p.message.content}`);
-    await this.repo.fail(job.id, now, failure);
+    await this.park(job, bot, p, failure);
+  }
+
+  /**
+   * The delivery is dead: "Failure! Bot is unavailable" in the conversation (as Zulip), the job
+   * kept for replay; the owner hears of it in one summary per window (`DeliveryStates.notifyDead`).
+   */
+  private async park(job: OutgoingJob, bot: User, p: JobPayload, failure: string): Promise<void> {
+    await this.failWithMessage(bot, p.message, BOT_UNAVAILABLE);
+    await this.repo.park(job.id, this.deps.clock.now(), failure);
   }
 
   /** The bot posts into the conversation (same stream and topic, or the same DM group). */
@@ -462,10 +658,14 @@ export class OutgoingWebhookService {
 
   /** Zulip's notify_bot_owner: a DM from the bot to its owner. */
   private async notifyOwner(bot: User, message: BotViewMessage, details: OwnerNoticeDetails): Promise<void> {
+    await this.messageOwner(bot, ownerNotice(this.messageUrl(message), bot.fullName, details));
+  }
+
+  /** A DM from the bot to its owner (none when it has no active owner). */
+  private async messageOwner(bot: User, content: string): Promise<void> {
     if (bot.botOwnerId === null) return;
     const owner = await this.deps.users.byId(bot.botOwnerId);
     if (owner === undefined || !owner.isActive) return;
-    const content = ownerNotice(this.messageUrl(message), bot.fullName, details);
     try {
       await this.deps.messages.send(bot, {
         type: "private",

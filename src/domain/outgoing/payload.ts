@@ -29,6 +29,16 @@ export interface BotViewMessage {
   [field: string]: unknown;
 }
 
+/** The conversation a message belongs to: a stream's topic, or the set of people in a DM. */
+export function conversationOf(message: BotViewMessage): string {
+  const to = message.display_recipient;
+  if (typeof to === "string") return `stream:${message.stream_id ?? to}:${message.subject}`;
+  return `dm:${to
+    .map((p) => p.id)
+    .sort((a, b) => a - b)
+    .join(",")}`;
+}
+
 /**
  * The message as the webhook carries it: GET /messages format built with apply_markdown=False and
  * client_gravatar=False, plus `rendered_content` (Zulip keeps it), without per-user `flags`.

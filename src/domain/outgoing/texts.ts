@@ -52,3 +52,70 @@ export function ownerNotice(messageUrl: string, botFullName: string, d: OwnerNot
   }
   return text;
 }
+
+/** Why an endpoint was disabled. */
+export const ENDPOINT_GONE = "it answered 410 Gone";
+
+/** `5 days`, `3 hours`, `90 seconds`: the largest unit that divides evenly enough to read. */
+export function formatDuration(ms: number): string {
+  const units: [number, string][] = [
+    [86_400_000, "day"],
+    [3_600_000, "hour"],
+    [60_000, "minute"],
+    [1000, "second"],
+  ];
+  for (const [size, name] of units) {
+    if (ms >= size) {
+      const n = Math.floor(ms / size);
+      return `${n} ${name}${n === 1 ? "" : "s"}`;
+    }
+  }
+  return `${ms} ms`;
+}
+
+export function endpointFailingFor(durationMs: number, lastError: string | null): string {
+  const since = `it has failed for ${formatDuration(durationMs)} without a success`;
+  return lastError === null ? since : `${since} (last: ${lastError})`;
+}
+
+/** Why a job was parked without an attempt: its endpoint is disabled. */
+export function endpointDisabled(reason: string): string {
+  return `The endpoint is disabled: ${reason}.`;
+}
+
+/** The notice to a bot's owner when its endpoint is disabled. */
+export function endpointDisabledNotice(botFullName: string, url: string, reason: string): string {
+  return (
+    `The outgoing webhook endpoint ${url} of your bot @_**${botFullName}** is disabled: ${reason}. ` +
+    "Nothing is sent to it until you re-enable it (**Your bots → Deliveries → Re-enable endpoint**); " +
+    "deliveries meanwhile are parked as dead letters, which you can replay once it works again."
+  );
+}
+
+/** One dead delivery, as the owner's summary names it. */
+export interface DeadSummaryItem {
+  messageUrl: string;
+  error: string;
+}
+
+/** How many messages the owner's summary links to at most. */
+export const SUMMARY_MAX_LINKS = 20;
+
+/** The one message a bot's owner gets for the deliveries that died within a window. */
+export function deadSummaryNotice(botFullName: string, items: readonly DeadSummaryItem[]): string {
+  const n = items.length;
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(item.error, (counts.get(item.error) ?? 0) + 1);
+  const lines = [
+    `Your bot @_**${botFullName}** could not deliver ${n} message${n === 1 ? "" : "s"} to its outgoing webhook; ` +
+      (n === 1
+        ? "it is parked as a dead letter until you replay it "
+        : "they are parked as dead letters until you replay them ") +
+      "(**Your bots → Deliveries → Replay all**).",
+    ...[...counts].map(([error, count]) => `* ${count} × ${error}`),
+  ];
+  const links = items.slice(0, SUMMARY_MAX_LINKS).map((item, i) => `[${i + 1}](${item.messageUrl})`);
+  const more = n > SUMMARY_MAX_LINKS ? ` and ${n - SUMMARY_MAX_LINKS} more` : "";
+  lines.push(`Messages: ${links.join(", ")}${more}`);
+  return lines.join("\n");
+}

@@ -1,8 +1,7 @@
 import type { Clock } from "../../clock.js";
 import { JsonableError } from "../../errors.js";
-import type { Logger } from "../../logger.js";
-import type { Db } from "../../store/db.js";
-import { ScheduledMessagesRepo } from "../../store/scheduled-messages-repo.js";
+import type { Logger } from "../../lib/logger.js";
+import type { ScheduledMessagesRepo } from "../../store/scheduled-messages-repo.js";
 import type { ScheduledFields, ScheduledRow } from "../../store/scheduled-messages-repo.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { SendInput } from "../messages/types.js";
@@ -28,7 +27,7 @@ export function scheduledWire(m: ScheduledRow): ScheduledWire {
 }
 
 export interface ScheduledDeps extends TargetLookups {
-  db: Db;
+  repo: ScheduledMessagesRepo;
   events: EventSink;
   clock: Clock;
   logger: Logger;
@@ -69,7 +68,7 @@ export class ScheduledMessagesService {
   private closing = false;
 
   constructor(private readonly deps: ScheduledDeps) {
-    this.repo = new ScheduledMessagesRepo(deps.db);
+    this.repo = deps.repo;
   }
 
   private now(): number {
@@ -223,6 +222,18 @@ export class ScheduledMessagesService {
     const sender = await this.deps.users.byId(m.senderId);
     try {
       if (sender?.isActive !== true) throw new JsonableError("Account is deactivated");
+      if (m.reminderTargetMessageId !== null) {
+        // Zulip's send_scheduled_message for a reminder: a direct message from the Notification Bot.
+        const bot = await this.deps.users.notificationBot();
+        const messageId = await this.deps.messages.send(bot, {
+          type: "private",
+          to: [sender.id],
+          content: m.content,
+        });
+        await this.repo.markDelivered(m.id, messageId);
+        this.deps.events.send({ type: "reminders", op: "remove", reminder_id: m.id }, [m.senderId]);
+        return;
+      }
       const messageId = await this.deps.messages.send(sender, {
         type: m.type,
         to: m.type === "stream" ? (m.streamId ?? 0) : m.to,
@@ -237,6 +248,7 @@ export class ScheduledMessagesService {
       // Anything else (the database gone, …) leaves the claim to expire: it is tried again.
       if (!(err instanceof JsonableError)) throw err;
       await this.repo.markFailed(m.id, err.message);
+      if (m.reminderTargetMessageId !== null) return;
       const failed = await this.repo.byId(m.senderId, m.id);
       if (failed !== undefined) {
         this.deps.events.send(

@@ -1,5 +1,6 @@
 import { JsonableError, StreamIdDoesNotExistError } from "../../errors.js";
 import { checkCanPost } from "../messages/access.js";
+import type { PostAccessLookups } from "../messages/access.js";
 import { normalizeContent, normalizeTopic } from "../messages/content.js";
 import type { Stream } from "../streams/types.js";
 import type { User } from "../users/types.js";
@@ -11,6 +12,8 @@ export interface TargetLookups {
     byId(id: number): Promise<Stream | undefined>;
     isSubscribed(userId: number, streamId: number): Promise<boolean>;
   };
+  /** Who holds a stream's `can_send_message_group` (as for POST /messages). */
+  permissions: NonNullable<PostAccessLookups["permissions"]>;
 }
 
 /** A scheduled message's recipient and text as a client gives them (type already normalized). */

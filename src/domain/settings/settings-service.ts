@@ -24,6 +24,7 @@ export const DISPLAY_DEFAULTS = {
   send_private_typing_notifications: true,
   send_stream_typing_notifications: true,
   send_read_receipts: true,
+  presence_enabled: true,
 };
 
 export type DisplaySettings = typeof DISPLAY_DEFAULTS;
@@ -37,6 +38,7 @@ export const USER_SETTINGS_ONLY: readonly DisplaySettingName[] = [
   "send_private_typing_notifications",
   "send_stream_typing_notifications",
   "send_read_receipts",
+  "presence_enabled",
 ];
 
 const EMOJISETS = ["google", "google-blob", "twitter", "text"];

@@ -37,7 +37,7 @@ export class StreamAccess {
    * always; everyone but guests for public streams. (Zulip's access_stream_*.)
    */
   async canAccess(user: User, stream: Stream): Promise<boolean> {
-    if (stream.isArchived) return false;
+    // An archived stream keeps its history (Zulip 10): readable as before, closed to posting.
     if (!stream.inviteOnly && !isGuest(user)) return true;
     return this.repo.isSubscribed(user.id, stream.id);
   }
@@ -63,7 +63,8 @@ export class StreamAccess {
    */
   async accessibleByName(user: User, name: string): Promise<Stream> {
     const stream = await this.repo.byName(name.trim());
-    if (stream === undefined || !(await this.canAccess(user, stream))) {
+    // An archived stream is not found by name (Zulip's access_stream_by_name requires an active one).
+    if (stream === undefined || stream.isArchived || !(await this.canAccess(user, stream))) {
       throw new JsonableError(`Invalid stream name '${name}'`);
     }
     return stream;
@@ -83,15 +84,11 @@ export class StreamAccess {
 
   /**
    * GET /streams/{id}: a stream the user can access (administrators also private ones, as in
-   * Zulip); otherwise "Invalid stream ID".
+   * Zulip), archived ones too (with `is_archived`, Zulip 10.0); otherwise "Invalid stream ID".
    */
   async streamFor(user: User, streamId: number): Promise<Stream> {
     const stream = await this.repo.byId(streamId);
-    if (
-      stream === undefined ||
-      stream.isArchived ||
-      !(isAdmin(user) || (await this.canAccess(user, stream)))
-    ) {
+    if (stream === undefined || !(isAdmin(user) || (await this.canAccess(user, stream)))) {
       throw new JsonableError("Invalid stream ID");
     }
     return stream;

@@ -11,6 +11,8 @@ export interface StreamFilter {
   includeSubscribed: boolean;
   includeAllActive: boolean;
   includeOwnerSubscribed: boolean;
+  /** Leave archived streams out (GET /streams `exclude_archived`, Zulip 10.0, feature level 315). */
+  excludeArchived?: boolean | undefined;
 }
 
 /** GET /users/me/subscriptions: the user's subscriptions with their streams, by stream name. */
@@ -46,7 +48,8 @@ export async function listStreams(deps: StreamDeps, user: User, filter: StreamFi
   if (filter.includeAllActive && !isAdmin(user))
     throw new JsonableError("User not authorized for this query");
   const repo = deps.store.read.streams;
-  const all = await repo.all();
+  // Archived streams have no subscribers: they are listed as public ones are (and for `include_all`).
+  const all = filter.excludeArchived === false ? await repo.allWithArchived() : await repo.all();
   let streams: Stream[];
   if (filter.includeAllActive) {
     streams = all;

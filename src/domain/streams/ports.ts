@@ -1,9 +1,10 @@
 import type { Clock } from "../../clock.js";
-import type { Logger } from "../../logger.js";
+import type { Logger } from "../../lib/logger.js";
 import type { RepoStore } from "../../store/repos.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { UserService } from "../users/user-service.js";
 import type { User } from "../users/types.js";
+import type { PermissionChecker } from "../user-groups/group-permissions.js";
 import type { StreamAccess } from "./access.js";
 
 /** What the stream use cases need of the users area. */
@@ -27,6 +28,8 @@ export interface StreamDeps {
   /** undefined → no announcement or notices are posted. */
   notices: NoticeSender | undefined;
   logger: Logger;
+  /** Group-based permissions (src/domain/user-groups); undefined → the role rules alone. */
+  permissions?: PermissionChecker | undefined;
 }
 
 export function nowSeconds(deps: { clock: Clock }): number {

@@ -1,9 +1,10 @@
 import type { Clock } from "../../clock.js";
-import type { Logger } from "../../logger.js";
-import { silentLogger } from "../../logger.js";
+import type { Logger } from "../../lib/logger.js";
+import { silentLogger } from "../../lib/logger.js";
 import type { RepoStore } from "../../store/repos.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { User } from "../users/types.js";
+import type { PermissionChecker } from "../user-groups/group-permissions.js";
 import { StreamAccess } from "./access.js";
 import { ensureDefaultStreams, subscribeToDefaultStreams } from "./defaults.js";
 import { listStreams, subscriptionsWithStreams } from "./listing.js";
@@ -23,13 +24,6 @@ import type { StreamSpec, SubscribeOptions, SubscribeOutcome } from "./subscribe
 import type { Stream, Subscription } from "./types.js";
 import { unsubscribe } from "./unsubscribe.js";
 
-export { PrincipalError } from "./principals.js";
-export { pickColor, renderDescription } from "./shared.js";
-export type { StreamFilter } from "./listing.js";
-export type { NoticeSender as StreamMessageSender } from "./ports.js";
-export type { PropertyChange } from "./properties.js";
-export type { StreamSpec, SubscribeOptions, SubscribeOutcome } from "./subscribe.js";
-
 export interface StreamServiceDeps {
   store: RepoStore;
   events: EventSink;
@@ -40,6 +34,8 @@ export interface StreamServiceDeps {
   /** Posts announcements and Notification Bot notices; undefined → none are posted. */
   notices?: NoticeSender | undefined;
   logger?: Logger | undefined;
+  /** Group-based permission settings (src/domain/user-groups/group-permissions.ts). */
+  permissions?: PermissionChecker | undefined;
 }
 
 /**
@@ -61,6 +57,7 @@ export class StreamService extends StreamAccess {
       access: deps.access,
       notices: deps.notices,
       logger: deps.logger ?? silentLogger,
+      permissions: deps.permissions,
     };
     this.settings = new NotificationSettingsStore(deps.store, deps.events);
   }

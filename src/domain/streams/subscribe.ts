@@ -1,5 +1,7 @@
 import { JsonableError } from "../../errors.js";
-import { isGuest } from "../users/types.js";
+import { isAdmin, isGuest } from "../users/types.js";
+import type { GroupSettingValue } from "../user-groups/group-settings.js";
+import { streamSetting } from "./permissions.js";
 import type { User } from "../users/types.js";
 import { peerEvent, streamOpEvent } from "../../wire/events.js";
 import { subscriptionWire } from "../../wire/streams.js";
@@ -64,9 +66,19 @@ export async function subscribe(
   for (const spec of wanted.values()) {
     const stream = await read.byName(spec.name);
     if (stream === undefined) missing.push(spec);
+    else if (stream.isArchived) throw new JsonableError(`Stream '${stream.name}' is archived.`);
     else existing.push({ stream, spec });
   }
-  if (missing.length > 0 && isGuest(actor)) throw new JsonableError("User cannot create streams.");
+  const permissions = deps.permissions;
+  const holds = async (value: GroupSettingValue | Promise<GroupSettingValue>): Promise<boolean> =>
+    permissions !== undefined && permissions.hasPermission(actor, await value);
+  if (missing.length > 0) {
+    // The realm's can_create_public_channel_group / can_create_private_channel_group (members by default).
+    const setting = opts.inviteOnly ? "can_create_private_channel_group" : "can_create_public_channel_group";
+    const allowed =
+      permissions === undefined ? !isGuest(actor) : await holds(permissions.realmSetting(setting));
+    if (!allowed) throw new JsonableError("User cannot create streams.");
+  }
 
   const authorized: { stream: Stream; spec: StreamSpec }[] = [];
   const unauthorized: string[] = [];
@@ -74,7 +86,10 @@ export async function subscribe(
     const ok =
       (await read.isSubscribed(actor.id, item.stream.id)) ||
       item.stream.isWebPublic ||
-      !(item.stream.inviteOnly || isGuest(actor));
+      !(item.stream.inviteOnly || isGuest(actor)) ||
+      // A private stream's can_subscribe_group and can_add_subscribers_group may join it.
+      (await holds(streamSetting(item.stream, "can_subscribe_group"))) ||
+      (await holds(streamSetting(item.stream, "can_add_subscribers_group")));
     if (ok) authorized.push(item);
     else unauthorized.push(item.spec.name);
   }
@@ -87,6 +102,17 @@ export async function subscribe(
   if (opts.principals !== undefined) {
     if (isGuest(actor)) throw new JsonableError("Not allowed for guest users");
     subscribers = await resolvePrincipals(deps.users, opts.principals);
+    // Subscribing others to existing streams: administrators, the realm's can_add_subscribers_group,
+    // or each stream's own can_add_subscribers_group (Zulip's check_can_add_subscribers).
+    if (subscribers.some((u) => u.id !== actor.id) && !isAdmin(actor) && permissions !== undefined) {
+      if (!(await holds(permissions.realmSetting("can_add_subscribers_group")))) {
+        for (const { stream } of authorized) {
+          if (!(await holds(streamSetting(stream, "can_add_subscribers_group")))) {
+            throw new JsonableError("Insufficient permission");
+          }
+        }
+      }
+    }
   }
 
   const now = nowSeconds(deps);
@@ -109,7 +135,7 @@ export async function subscribe(
         continue;
       }
       const description = (spec.description ?? "").replace(/\n/g, " ");
-      const stream = await repo.insert({
+      const inserted = await repo.insert({
         realmId: realm.id,
         name: spec.name,
         description,
@@ -119,6 +145,10 @@ export async function subscribe(
         isAnnouncementOnly: opts.isAnnouncementOnly,
         isDefault: false,
         dateCreated: now,
+      });
+      // As in Zulip, the creator administers the new channel (streams made without one: nobody).
+      const stream = await repo.update(inserted.id, {
+        groupSettings: { can_administer_channel_group: { direct_members: [actor.id], direct_subgroups: [] } },
       });
       created.push(stream);
       targets.push({ stream, color: spec.color });

@@ -1,3 +1,17 @@
+import type { GroupSettingValue, StreamPermissionName } from "../user-groups/group-settings.js";
+
+/** A stream's group-based permission settings that were set; an absent one has its default (see permissions.ts). */
+export type StreamGroupSettings = Partial<Record<StreamPermissionName, GroupSettingValue>>;
+
+/** A channel's `topics_policy` values (Zulip 11, feature levels 392/404). */
+export const STREAM_TOPICS_POLICIES = [
+  "inherit",
+  "allow_empty_topic",
+  "disable_empty_topic",
+  "empty_topic_only",
+] as const;
+export type StreamTopicsPolicy = (typeof STREAM_TOPICS_POLICIES)[number];
+
 /** A stream (Zulip's "channel"): named, with topics inside. Times are unix seconds. */
 export interface Stream {
   id: number;
@@ -19,6 +33,10 @@ export interface Stream {
   firstMessageId: number | null;
   /** Archived (DELETE /streams/{id}): nobody can see or post to it any more. */
   isArchived: boolean;
+  /** Whether its messages may (or must) have an empty topic; "inherit": the realm's `topics_policy`. */
+  topicsPolicy: StreamTopicsPolicy;
+  /** Who may post, subscribe, unsubscribe others, administer it (Zulip's `can_*_group`). */
+  groupSettings: StreamGroupSettings;
 }
 
 /** One user's subscription to one stream, with its per-stream settings. */

@@ -7,6 +7,7 @@ import { resolvePrincipals } from "./principals.js";
 import { peersOf } from "./shared.js";
 import { checkStreamName } from "./stream-names.js";
 import type { Stream } from "./types.js";
+import { streamSetting } from "./permissions.js";
 
 /**
  * DELETE /users/me/subscriptions. Removing anyone but oneself needs an administrator. A stream
@@ -24,7 +25,9 @@ export async function unsubscribe(
     principals.some((p) =>
       typeof p === "number" ? p !== actor.id : p.toLowerCase() !== actor.email.toLowerCase(),
     );
-  if (removingOthers && !isAdmin(actor)) {
+  // Removing others: administrators, or who holds every stream's can_remove_subscribers_group.
+  const permissions = deps.permissions;
+  if (removingOthers && !isAdmin(actor) && permissions === undefined) {
     throw new UnauthorizedPrincipalError("Must be an organization administrator");
   }
   const users = principals === undefined ? [actor] : await resolvePrincipals(deps.users, principals);
@@ -35,6 +38,13 @@ export async function unsubscribe(
     const stream = await deps.store.read.streams.byName(name);
     if (stream === undefined || !(isAdmin(actor) || (await deps.access.canAccess(actor, stream)))) {
       throw new StreamDoesNotExistError(name);
+    }
+    if (
+      removingOthers &&
+      !isAdmin(actor) &&
+      !(await permissions!.hasPermission(actor, streamSetting(stream, "can_remove_subscribers_group")))
+    ) {
+      throw new UnauthorizedPrincipalError("Must be an organization administrator");
     }
     if (!streams.some((s) => s.id === stream.id)) streams.push(stream);
   }

@@ -61,7 +61,8 @@ export class TypingService {
       {
         type: "typing",
         op: notice.op,
-        message_type: "private",
+        // "direct" since Zulip 8.0 (feature level 215); clients treat "private" the same.
+        message_type: "direct",
         sender: senderWire,
         recipients: all.map((u) => ({ user_id: u.id, email: u.email })),
       },

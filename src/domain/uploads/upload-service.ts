@@ -8,6 +8,16 @@ import type { User } from "../users/types.js";
 import { isInline, newPathId, sanitizeFileName, sniff } from "./files.js";
 import type { UploadStorage } from "./storage.js";
 import { attachmentWire } from "../../wire/uploads.js";
+import {
+  THUMBNAIL_FORMATS,
+  ThumbnailFormatError,
+  imageDimensions,
+  isThumbnailable,
+  makeThumbnail,
+  thumbnailKey,
+} from "./thumbnails.js";
+import type { UploadedImage } from "./thumbnails.js";
+import type { AttachmentView } from "./types.js";
 
 /** What the uploads area needs of the messages area: whether a user may read a message. */
 export interface MessageReadCheck {
@@ -23,6 +33,8 @@ export interface UploadServiceDeps {
   realmId: () => Promise<number>;
   /** --max-file-upload-mb (MiB). */
   maxFileUploadMib: number;
+  /** --max-upload-storage-per-user (MiB): the bytes of one user's uploads together; 0 or absent: no cap. */
+  maxStoragePerUserMib?: number | undefined;
   /**
    * The key that signs temporary URLs. One shared by every process with `--redis` (any process
    * honours a URL another issued); by default a random one of this process.
@@ -42,12 +54,6 @@ export interface ServedFile {
   contentType: string;
   fileName: string;
   inline: boolean;
-}
-
-/** An attachment as GET /attachments and `attachment` events show it. */
-export interface AttachmentView {
-  attachment: StoredAttachment;
-  messages: { id: number; dateSent: number }[];
 }
 
 /** Zulip's "file not found" for files a user may not see, so their existence does not leak. */
@@ -131,8 +137,15 @@ export class UploadService {
     await this.deps.storage.put(storageKey, file.bytes);
     let attachment: StoredAttachment;
     try {
-      attachment = await this.deps.store.transaction(({ attachments }) =>
-        attachments.insert({
+      attachment = await this.deps.store.transaction(async ({ attachments }) => {
+        const quotaMib = this.deps.maxStoragePerUserMib ?? 0;
+        if (
+          quotaMib > 0 &&
+          (await attachments.spaceUsedBy(user.id)) + file.bytes.length > quotaMib * 1024 * 1024
+        ) {
+          throw new JsonableError(`Upload would exceed your storage quota of ${quotaMib} MiB.`);
+        }
+        return attachments.insert({
           pathId,
           storageKey,
           fileName,
@@ -140,8 +153,8 @@ export class UploadService {
           contentType,
           ownerId: user.id,
           createTimeMs: this.deps.clock.now(),
-        }),
-      );
+        });
+      });
     } catch (err) {
       await this.deps.storage.delete(storageKey);
       throw err;
@@ -158,6 +171,46 @@ export class UploadService {
     const attachment = await this.deps.store.read.attachments.byPathId(pathId);
     if (attachment === undefined || !(await this.mayRead(user, attachment))) throw new UploadNotFoundError();
     return this.load(attachment);
+  }
+
+  /**
+   * GET /user_uploads/thumbnail/{path}/{format}: the image's thumbnail, to whoever may see the
+   * file; made on the first request and kept beside it.
+   */
+  async thumbnail(user: User, pathId: string, formatName: string): Promise<ServedFile> {
+    const format = THUMBNAIL_FORMATS.find((f) => f.name === formatName);
+    if (format === undefined) throw new ThumbnailFormatError();
+    const attachment = await this.deps.store.read.attachments.byPathId(pathId);
+    if (attachment === undefined || !(await this.mayRead(user, attachment))) throw new UploadNotFoundError();
+    if (!isThumbnailable(attachment.contentType)) throw new UploadNotFoundError();
+    const key = thumbnailKey(attachment.storageKey, format.name);
+    let bytes = await this.deps.storage.get(key);
+    if (bytes === undefined) {
+      const original = await this.deps.storage.get(attachment.storageKey);
+      if (original === undefined || (await imageDimensions(original)) === undefined) {
+        throw new UploadNotFoundError();
+      }
+      bytes = await makeThumbnail(original, format);
+      // Kept for the next request; two first requests at once both make it, one keeps it.
+      await this.deps.storage.put(key, bytes).catch(() => undefined);
+    }
+    return { bytes, contentType: "image/webp", fileName: format.name, inline: true };
+  }
+
+  /**
+   * The uploaded images among `pathIds` that a message's preview can show (src/domain/markdown
+   * renders Zulip's preview for them): their dimensions and type.
+   */
+  async uploadedImages(pathIds: readonly string[]): Promise<Map<string, UploadedImage>> {
+    const out = new Map<string, UploadedImage>();
+    for (const pathId of pathIds) {
+      const attachment = await this.deps.store.read.attachments.byPathId(pathId);
+      if (attachment === undefined || !isThumbnailable(attachment.contentType)) continue;
+      const bytes = await this.deps.storage.get(attachment.storageKey);
+      const size = bytes === undefined ? undefined : await imageDimensions(bytes);
+      if (size !== undefined) out.set(pathId, { ...size, contentType: attachment.contentType });
+    }
+    return out;
   }
 
   private async mayRead(user: User, attachment: StoredAttachment): Promise<boolean> {
@@ -186,6 +239,8 @@ export class UploadService {
       throw new JsonableError("Invalid attachment");
     await this.deps.store.transaction(({ attachments }) => attachments.delete(id));
     await this.deps.storage.delete(attachment.storageKey);
+    for (const f of THUMBNAIL_FORMATS)
+      await this.deps.storage.delete(thumbnailKey(attachment.storageKey, f.name));
     await this.publish(user.id, "remove", { attachment, messages: [] });
   }
 

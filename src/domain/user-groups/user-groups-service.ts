@@ -5,6 +5,10 @@ import type { EventSink } from "../events/event-sink.js";
 import { Role, isGuest } from "../users/types.js";
 import type { User } from "../users/types.js";
 import { recursiveMembers, recursiveSubgroups } from "./membership.js";
+import type { PermissionChecker } from "./group-permissions.js";
+import { PERMISSION_SETTINGS, defaultValue, sameValue, storedValue } from "./group-settings.js";
+import type { GroupSettingUpdate, GroupSettingValue } from "./group-settings.js";
+import type { UserGroupView } from "./types.js";
 
 /**
  * The system groups' ids (migration 016 inserts them in this order) and who belongs to each
@@ -31,15 +35,6 @@ const SYSTEM_DIRECT: Readonly<Record<number, { role: number | null; subgroups: n
 };
 
 /** A group as the API shows it (Zulip's UserGroup dict at feature level 153). */
-export interface UserGroupView {
-  id: number;
-  name: string;
-  description: string;
-  members: number[];
-  directSubgroupIds: number[];
-  isSystemGroup: boolean;
-}
-
 export function userGroupWire(g: UserGroupView): Record<string, unknown> {
   return {
     id: g.id,
@@ -48,8 +43,11 @@ export function userGroupWire(g: UserGroupView): Record<string, unknown> {
     members: g.members,
     direct_subgroup_ids: g.directSubgroupIds,
     is_system_group: g.isSystemGroup,
+    can_mention_group: g.canMentionGroup,
   };
 }
+
+const CAN_MENTION = PERMISSION_SETTINGS.group.can_mention_group;
 
 /** A group that `@*name*` may mention, with its members (for the Markdown renderer). */
 export interface MentionableGroup {
@@ -71,6 +69,18 @@ export class UserGroupsService {
     private readonly events: EventSink,
     private readonly clock: Clock,
   ) {}
+
+  private permissions: PermissionChecker | undefined;
+
+  /** Group-based permissions (made after this service, which they read groups from). */
+  usePermissions(permissions: PermissionChecker): void {
+    this.permissions = permissions;
+  }
+
+  private checker(): PermissionChecker {
+    if (this.permissions === undefined) throw new Error("group permissions are not set up");
+    return this.permissions;
+  }
 
   private async realmUserIds(): Promise<number[]> {
     return (await this.users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
@@ -97,6 +107,7 @@ export class UserGroupsService {
         members,
         directSubgroupIds: system?.subgroups ?? subgroups.get(g.id) ?? [],
         isSystemGroup: g.isSystemGroup,
+        canMentionGroup: storedValue(g.canMentionGroup) ?? defaultValue(CAN_MENTION, g.isSystemGroup),
       };
     });
   }
@@ -112,6 +123,22 @@ export class UserGroupsService {
     if (rows.length === 0) return [];
     const byId = new Map((await this.list()).map((g) => [g.id, g]));
     return rows.map((g) => ({ id: g.id, name: g.name, memberIds: recursiveMembers(byId, g.id) }));
+  }
+
+  /**
+   * Zulip's check of a message's (non-silent) group mentions: the sender must hold each group's
+   * `can_mention_group`. Throws "You are not allowed to mention user group '<name>'." otherwise.
+   */
+  async checkCanMention(sender: User, groupIds: readonly number[]): Promise<void> {
+    if (groupIds.length === 0) return;
+    const byId = new Map((await this.list()).map((g) => [g.id, g]));
+    for (const id of groupIds) {
+      const group = byId.get(id);
+      if (group === undefined) continue;
+      if (!(await this.checker().hasPermission(sender, group.canMentionGroup))) {
+        throw new JsonableError(`You are not allowed to mention user group '${group.name}'.`);
+      }
+    }
   }
 
   private async editable(actor: User, groupId: number): Promise<UserGroupRow> {
@@ -143,7 +170,12 @@ export class UserGroupsService {
 
   async create(
     actor: User,
-    input: { name: string; description: string; members: number[] },
+    input: {
+      name: string;
+      description: string;
+      members: number[];
+      canMentionGroup?: GroupSettingValue | undefined;
+    },
   ): Promise<number> {
     if (isGuest(actor)) throw new BadRequestError("Insufficient permission");
     const name = this.checkName(input.name);
@@ -152,11 +184,16 @@ export class UserGroupsService {
     }
     const members = [...new Set(input.members)].sort((a, b) => a - b);
     await this.checkUsers(actor, members);
+    const canMention =
+      input.canMentionGroup === undefined
+        ? null
+        : await this.checker().checkSetting(CAN_MENTION, "can_mention_group", input.canMentionGroup);
     const row = await this.repo.insert({
       name,
       description: input.description,
       creatorId: actor.id,
       dateCreated: Math.floor(this.clock.now() / 1000),
+      canMentionGroup: canMention === null ? null : JSON.stringify(canMention),
     });
     await this.repo.addMembers(row.id, members);
     const [view] = await this.view([row]);
@@ -167,12 +204,31 @@ export class UserGroupsService {
     return row.id;
   }
 
-  async update(actor: User, groupId: number, change: { name?: string; description?: string }): Promise<void> {
+  async update(
+    actor: User,
+    groupId: number,
+    change: { name?: string; description?: string; canMentionGroup?: GroupSettingUpdate },
+  ): Promise<void> {
     const group = await this.editable(actor, groupId);
-    if (change.name === undefined && change.description === undefined) {
+    if (
+      change.name === undefined &&
+      change.description === undefined &&
+      change.canMentionGroup === undefined
+    ) {
       throw new BadRequestError("No new data supplied");
     }
     const data: Record<string, string> = {};
+    let canMention: GroupSettingValue | undefined;
+    if (change.canMentionGroup !== undefined) {
+      const current = storedValue(group.canMentionGroup) ?? defaultValue(CAN_MENTION, group.isSystemGroup);
+      this.checker().checkExpected(change.canMentionGroup, current);
+      const value = await this.checker().checkSetting(
+        CAN_MENTION,
+        "can_mention_group",
+        change.canMentionGroup.new,
+      );
+      if (!sameValue(value, current)) canMention = value;
+    }
     if (change.name !== undefined) {
       const name = this.checkName(change.name);
       const other = await this.repo.byName(name);
@@ -184,10 +240,18 @@ export class UserGroupsService {
     if (change.description !== undefined && change.description !== group.description) {
       data["description"] = change.description;
     }
-    if (Object.keys(data).length === 0) return;
-    await this.repo.update(group.id, data);
+    if (Object.keys(data).length === 0 && canMention === undefined) return;
+    await this.repo.update(group.id, {
+      ...data,
+      ...(canMention === undefined ? {} : { canMentionGroup: JSON.stringify(canMention) }),
+    });
     this.events.send(
-      { type: "user_group", op: "update", group_id: group.id, data },
+      {
+        type: "user_group",
+        op: "update",
+        group_id: group.id,
+        data: { ...data, ...(canMention === undefined ? {} : { can_mention_group: canMention }) },
+      },
       await this.realmUserIds(),
     );
   }

@@ -70,10 +70,15 @@ export class BotLifecycleService {
     const fullName =
       changes.fullName === undefined ? undefined : await this.checkNewName(bot, changes.fullName);
     const owner = changes.ownerId === undefined ? undefined : await this.checkNewOwner(changes.ownerId);
+    // Handing a bot to someone else is for administrators only: the new owner never agreed to it.
+    if (owner !== undefined && owner.id !== bot.botOwnerId && !isAdmin(actor)) {
+      throw new JsonableError("Only organization administrators can transfer a bot to another user");
+    }
     const services = await usersRepo.servicesOf(bot.id);
     if (changes.serviceUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(changes.serviceUrl.trim())) {
       throw new JsonableError("service_payload_url is not a URL");
     }
+    if (changes.serviceUrl !== undefined) await this.deps.users.checkPayloadUrl(changes.serviceUrl.trim());
     if (changes.serviceInterface !== undefined && ![1, 2].includes(changes.serviceInterface)) {
       throw new JsonableError("Invalid interface type");
     }
@@ -91,9 +96,14 @@ export class BotLifecycleService {
       update.full_name = fullName;
     }
     const previousOwnerId = bot.botOwnerId;
+    let transferredKey: string | undefined;
     if (owner !== undefined && owner.id !== bot.botOwnerId) {
       await botsRepo.setOwner(bot.id, owner.id);
       update.owner_id = owner.id;
+      // The previous owner knows the key: a transferred bot gets a new one, at once.
+      transferredKey = generateApiKey();
+      await usersRepo.setApiKey(bot.id, transferredKey);
+      this.deps.users.invalidateCredentials(bot.id);
     }
     const serviceChange = {
       ...(changes.serviceUrl === undefined ? {} : { baseUrl: changes.serviceUrl.trim() }),
@@ -136,6 +146,13 @@ export class BotLifecycleService {
       this.deps.events.send(
         { type: "realm_bot", op: "update", bot: { user_id: bot.id, [key]: value } },
         administrators,
+      );
+    }
+    if (transferredKey !== undefined) {
+      // The new key goes to the bot's administrators now, not to the previous owner.
+      this.deps.events.send(
+        { type: "realm_bot", op: "update", bot: { user_id: bot.id, api_key: transferredKey } },
+        await this.botAdministrators(bot),
       );
     }
     const everyone = (await usersRepo.all()).filter((u) => u.isActive && !u.isBot).map((u) => u.id);
@@ -219,7 +236,7 @@ export class BotLifecycleService {
   }
 
   /** Who may administer the bot: its owner (and a previous one) and the administrators, active humans. */
-  private async botAdministrators(bot: User, previousOwnerId: number | null = null): Promise<number[]> {
+  async botAdministrators(bot: User, previousOwnerId: number | null = null): Promise<number[]> {
     return (await this.deps.usersRepo.all())
       .filter(
         (u) =>

@@ -5,7 +5,17 @@ import type { CustomProfileField, User } from "./types.js";
 
 /** A custom profile field as Zulip sends it (GET /realm/profile_fields, register, events). */
 export function profileFieldWire(f: CustomProfileField): Record<string, unknown> {
-  return { id: f.id, name: f.name, type: f.fieldType, hint: f.hint, field_data: f.fieldData, order: f.order };
+  return {
+    id: f.id,
+    name: f.name,
+    type: f.fieldType,
+    hint: f.hint,
+    field_data: f.fieldData,
+    order: f.order,
+    // Fields are optional, and every user may edit their own (Zulip 9.0 and 10.0, levels 244 and 296).
+    required: false,
+    editable_by_user: true,
+  };
 }
 
 export interface ProfileFieldsStore {

@@ -14,18 +14,6 @@ export function isWellFormedApiKey(key: string): boolean {
   return /^[A-Za-z0-9]{32}$/.test(key);
 }
 
-/** Compares two secrets in constant time (for equal lengths; unequal lengths fail fast). */
-export function constantTimeEqual(a: string, b: string): boolean {
-  const ab = Buffer.from(a, "utf8");
-  const bb = Buffer.from(b, "utf8");
-  if (ab.length !== bb.length) {
-    // Still do a comparison of equal cost so the length is the only thing that leaks.
-    crypto.timingSafeEqual(ab, ab);
-    return false;
-  }
-  return crypto.timingSafeEqual(ab, bb);
-}
-
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
 /** scrypt needs 128·N·r bytes; allow hashes with up to twice today's cost, refuse anything dearer. */
 const MAX_SCRYPT_MEM = 256 * SCRYPT.N * SCRYPT.r;

@@ -33,12 +33,20 @@ export function isGuest(user: User): boolean {
   return user.role === Role.GUEST;
 }
 
+/** Zulip's realm `topics_policy` values ("empty_topic_only" is a channel's only). */
+export const REALM_TOPICS_POLICIES = ["allow_empty_topic", "disable_empty_topic"] as const;
+export type RealmTopicsPolicy = (typeof REALM_TOPICS_POLICIES)[number];
+
 export interface Realm {
   id: number;
   stringId: string;
   name: string;
   description: string;
   notificationsStreamId: number | null;
+  /** Where message reports go (Zulip 11, feature level 382); null: reporting is off. */
+  moderationRequestChannelId: number | null;
+  /** Whether channel messages may have an empty topic (Zulip 11, feature level 392). */
+  topicsPolicy: RealmTopicsPolicy;
   dateCreated: number;
 }
 

@@ -6,16 +6,16 @@ import {
   UnauthorizedPrincipalError,
   UserDeactivatedError,
 } from "../../errors.js";
-import { EMBEDDABLE_BOT_NAMES } from "../../../bots/index.js";
 import type { Clock } from "../../clock.js";
-import { onUserCredentialsChange } from "../../store/users-repo.js";
+import { apiKeyLookupId, onUserCredentialsChange } from "../../store/users-repo.js";
 import type { UsersRepo } from "../../store/users-repo.js";
 import type { EventSink } from "../events/event-sink.js";
+import type { EgressPolicy } from "../egress/egress-policy.js";
 import { AuthCache } from "./auth-cache.js";
 import { LoginThrottle } from "./login-throttle.js";
 import type { FailureLog } from "../../infra/failure-log.js";
+import { constantTimeEqual } from "../../lib/constant-time.js";
 import {
-  constantTimeEqual,
   dummyPasswordHash,
   generateApiKey,
   generateToken,
@@ -40,6 +40,18 @@ export interface NewBot {
   configData?: Record<string, string> | undefined;
 }
 
+export interface UserServiceOptions {
+  /** Checks outgoing-webhook URLs when a bot is created or edited (src/domain/egress). */
+  egress?: EgressPolicy | undefined;
+  /** Active bots one user may own (`--max-bots-per-user`); 0 or absent: no cap. */
+  maxBotsPerUser?: number | undefined;
+  /**
+   * Bots' old API keys still valid during a rotation's overlap (src/domain/users/credential-rotation.ts):
+   * the bot whose old key has this lookup id. Absent: no old key authenticates.
+   */
+  oldApiKeys?: { botOfOldApiKey(keyHash: string, now: number): Promise<number | undefined> } | undefined;
+}
+
 export interface BotWithServices {
   bot: User;
   services: BotService[];
@@ -54,8 +66,11 @@ export class UserService {
     private readonly events: EventSink,
     private readonly clock: Clock,
     private readonly botDomain: () => string,
+    /** Whether a bundled bot may run as an embedded bot (the bot registry's port, src/services.ts). */
+    private readonly isEmbeddableBot: (name: string) => boolean,
     /** Where failed sign-ins are counted (shared by every process with `--redis`). */
     failureLog?: FailureLog,
+    private readonly options: UserServiceOptions = {},
   ) {
     this.throttle = new LoginThrottle(clock, failureLog);
     // Any UsersRepo write of a key or the active flag drops the user from this cache at once. The
@@ -101,7 +116,9 @@ export class UserService {
     }
     // Compare against a dummy key when the user is unknown, so timing does not reveal emails.
     const expected = user?.apiKey ?? "x".repeat(32);
-    if (!constantTimeEqual(apiKey, expected) || user === undefined)
+    const current = constantTimeEqual(apiKey, expected);
+    // A bot's old key during a rotation's overlap also authenticates (looked up only on a mismatch).
+    if (user === undefined || (!current && !(user.isBot && (await this.isOldApiKeyOf(user.id, apiKey, now)))))
       throw new UnauthorizedError("Invalid API key");
     if (!user.isActive) throw new UnauthorizedError("Account is deactivated");
     return user;
@@ -109,6 +126,14 @@ export class UserService {
 
   /** An incoming webhook's `api_key` → its active user (any account's key works, as in Zulip). */
   async authenticateApiKey(apiKey: string): Promise<User> {
+    return (await this.authenticateApiKeyCredential(apiKey)).user;
+  }
+
+  /**
+   * As {@link authenticateApiKey}, and whether the key was a bot's old one, still valid during a
+   * rotation's overlap (the delivery log marks such requests).
+   */
+  async authenticateApiKeyCredential(apiKey: string): Promise<{ user: User; oldKey: boolean }> {
     const key = apiKey.trim();
     if (!isWellFormedApiKey(key)) throw new InvalidApiKeyError("Malformed API key");
     const now = this.clock.now();
@@ -117,9 +142,22 @@ export class UserService {
       user = await this.repo.byApiKey(key);
       if (user !== undefined && user.isActive) this.authCache.setByKey(key, user, now);
     }
-    if (user === undefined || !constantTimeEqual(user.apiKey, key)) throw new InvalidApiKeyError();
+    let oldKey = false;
+    if (user === undefined || !constantTimeEqual(user.apiKey, key)) {
+      // Old keys are not cached: retiring one takes effect at once.
+      const botId = await this.options.oldApiKeys?.botOfOldApiKey(apiKeyLookupId(key), now);
+      user = botId === undefined ? undefined : await this.repo.byId(botId);
+      if (user === undefined || !user.isBot) throw new InvalidApiKeyError();
+      oldKey = true;
+    }
     if (!user.isActive) throw new UserDeactivatedError();
-    return user;
+    return { user, oldKey };
+  }
+
+  /** Whether `apiKey` is an old key of this bot, still valid at `now`. */
+  private async isOldApiKeyOf(botId: number, apiKey: string, now: number): Promise<boolean> {
+    const owner = await this.options.oldApiKeys?.botOfOldApiKey(apiKeyLookupId(apiKey), now);
+    return owner === botId;
   }
 
   /**
@@ -283,6 +321,15 @@ export class UserService {
     );
   }
 
+  /**
+   * An outgoing webhook's URL must be one the server may request: EgressDeniedError (400) when
+   * its host is, or resolves to, an address the egress policy denies. A name that does not
+   * resolve yet is accepted (each delivery checks again).
+   */
+  async checkPayloadUrl(url: string): Promise<void> {
+    await this.options.egress?.checkOnSave(url);
+  }
+
   async createBot(owner: User, input: NewBot): Promise<BotWithServices> {
     if (owner.isBot) throw new JsonableError("This endpoint does not accept bot requests.");
     if (owner.role === Role.GUEST) throw new JsonableError("Not allowed for guest users");
@@ -303,12 +350,19 @@ export class UserService {
     const email = `${shortName}-bot@${this.botDomain()}`;
     if ((await this.repo.byEmail(email)) !== undefined) throw new JsonableError("Username already in use");
     if (await this.repo.fullNameTaken(fullName)) throw new JsonableError("Name is already in use!");
+    const maxBots = this.options.maxBotsPerUser ?? 0;
+    if (maxBots > 0 && (await this.repo.botsOwnedBy(owner.id)).filter((b) => b.isActive).length >= maxBots) {
+      throw new JsonableError(
+        `You already own ${maxBots} active bots, the most this server allows; deactivate one first.`,
+      );
+    }
     let baseUrl: string | undefined;
     if (botType === BotType.OUTGOING_WEBHOOK) {
       baseUrl = (input.payloadUrl ?? "").trim();
       if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new JsonableError("payload_url is not a URL");
+      await this.checkPayloadUrl(baseUrl);
     }
-    if (botType === BotType.EMBEDDED && !EMBEDDABLE_BOT_NAMES.includes(input.serviceName ?? shortName)) {
+    if (botType === BotType.EMBEDDED && !this.isEmbeddableBot(input.serviceName ?? shortName)) {
       throw new JsonableError("Invalid embedded bot name.");
     }
     const bot = await this.repo.insertUser({
@@ -449,6 +503,7 @@ export function userEventPerson(user: User): Record<string, unknown> {
     role: user.role,
     timezone: user.timezone,
     avatar_url: avatarUrl(user.email),
+    avatar_version: 1,
     date_joined: new Date(user.dateJoinedMs).toISOString().replace("Z", "+00:00"),
     is_active: user.isActive,
   };

@@ -2,7 +2,8 @@ import { JsonableError, StreamDoesNotExistError, StreamIdDoesNotExistError } fro
 import type { User } from "../users/types.js";
 import type { IncomingCapture } from "../deliveries/entries.js";
 import type { Outcome } from "../deliveries/types.js";
-import type { IncomingWebhookRequest, WebhookResult } from "./webhook-service.js";
+import { knownSecrets } from "../../lib/redact.js";
+import type { IncomingWebhookRequest, WebhookResult } from "./types.js";
 
 /** The answer the route writes for a result or an error (status and body text), and its outcome. */
 function answerOf(
@@ -10,6 +11,7 @@ function answerOf(
   error: unknown,
   messageIds: readonly number[],
   failure: string | undefined,
+  ignored: string | undefined,
 ): { status: number; body: string; outcome: Outcome; error: string | undefined } {
   if (result !== undefined) {
     switch (result.kind) {
@@ -19,7 +21,7 @@ function answerOf(
           body: JSON.stringify({ result: "success", msg: "", ...result.data }),
           // Answered with success, but a message could not be posted (Zulip answers 200 then).
           outcome: failure !== undefined ? "failed" : result.messageIds.length > 0 ? "sent" : "ignored",
-          error: failure,
+          error: failure ?? ignored,
         };
       case "unsupported":
         return {
@@ -64,13 +66,20 @@ export function captureOf(
   bot: User,
   integration: string,
   req: IncomingWebhookRequest,
-  trace: { event: string | undefined; messageIds: readonly number[]; failure?: string | undefined },
+  trace: {
+    event: string | undefined;
+    messageIds: readonly number[];
+    failure?: string | undefined;
+    ignored?: string | undefined;
+    secret?: string | undefined;
+    oldKey?: string | undefined;
+  },
   startedMs: number,
   result: WebhookResult | undefined,
   error: unknown,
   replayOf: number | null,
 ): IncomingCapture {
-  const answer = answerOf(result, error, trace.messageIds, trace.failure);
+  const answer = answerOf(result, error, trace.messageIds, trace.failure, trace.ignored);
   const q = req.url.indexOf("?", req.url.indexOf("://") + 3);
   return {
     botId: bot.id,
@@ -88,5 +97,7 @@ export function captureOf(
     messageIds: trace.messageIds,
     error: answer.error,
     replayOf,
+    oldCredential: trace.oldKey === undefined ? null : "api_key",
+    secrets: knownSecrets([bot.apiKey, trace.secret, trace.oldKey]),
   };
 }

@@ -5,6 +5,7 @@ import {
   JsonableError,
   MethodNotAllowedError,
   MissingHttpEventHeaderError,
+  InvalidWebhookSignatureError,
   NotFoundError,
   RateLimitedError,
   RequestVariableMissingError,
@@ -15,7 +16,7 @@ import {
   WebhookMisconfiguredError,
 } from "../../errors.js";
 import type { Clock } from "../../clock.js";
-import type { Logger } from "../../logger.js";
+import type { Logger } from "../../lib/logger.js";
 import type {
   AnyIntegration,
   HandshakeResponse,
@@ -23,11 +24,21 @@ import type {
 } from "../../../integrations/kit/define-integration.js";
 import type { Wild } from "../../../integrations/kit/wild.js";
 import type { UserService } from "../users/user-service.js";
+import { ProfileFieldType } from "../users/types.js";
 import type { User } from "../users/types.js";
 import { misconfiguredNotice } from "./misconfigured.js";
-import { verifySignature } from "./signatures.js";
-import { readBody, unquote, type DispatchOutcome, type WebhookRequest } from "./stages.js";
-import { dispatchLazily } from "./lazy-dispatch.js";
+import { deliveryIdOf, verifySignature } from "../../../integrations/kit/signatures.js";
+import type { SignedRequest } from "../../../integrations/kit/define-integration.js";
+import { wildcardPatternsProblem } from "../../../integrations/kit/wildcard.js";
+import {
+  dispatchWebhookAsync,
+  lifecycleOptions,
+  readBody,
+  unquote,
+  type DispatchOutcome,
+  type TemplateRenderer,
+  type WebhookRequest,
+} from "../../../integrations/kit/stages.js";
 import {
   missingHeaderMessage,
   invalidJsonMessage,
@@ -38,6 +49,9 @@ import type { WebhookRateLimiter } from "./rate-limit.js";
 import type { DeliveryLog } from "../deliveries/delivery-log.js";
 import { incomingEntry } from "../deliveries/entries.js";
 import { captureOf } from "./capture.js";
+import type { IncomingWebhookRequest, WebhookResult } from "./types.js";
+import type { DeliveryClaim, SeenDeliveries } from "./seen-deliveries.js";
+import { RESOLVED_TOPIC_PREFIX } from "../messages/edit.js";
 
 /** What the pipeline needs from messaging: send as `sender`, return the message id. */
 export type SendMessage = (
@@ -61,31 +75,17 @@ export interface IntegrationRegistry {
 }
 
 /** A registry over a list of integrations (names are unique; the registry test checks it). */
+/** An integration loaded from outside the repository (`--integrations-path`), with its folder. */
+export interface LoadedIntegration {
+  integration: AnyIntegration;
+  /** Where its doc.md and fixtures are. */
+  folder: string;
+}
+
 export function registryOf(integrations: readonly AnyIntegration[]): IntegrationRegistry {
   const byName = new Map(integrations.map((i) => [i.name, i]));
   return { get: (name) => byName.get(name), list: () => [...byName.values()] };
 }
-
-export interface IncomingWebhookRequest {
-  method: string;
-  path: string;
-  /** The absolute URL as the sender called it (for signatures over the URL, e.g. Trello's). */
-  url: string;
-  headers: Readonly<Record<string, string | undefined>>;
-  params: Readonly<Record<string, string>>;
-  rawBody: Buffer;
-  form: Readonly<Record<string, string>> | undefined;
-  /** Decoded HTTP Basic credentials, when the request had them. */
-  basicAuth: [string, string] | undefined;
-}
-
-export type WebhookResult =
-  /** Success: extra fields of the success response, ids of the messages sent. */
-  | { kind: "success"; data: Record<string, unknown>; messageIds: number[] }
-  /** A set-up handshake's answer, written as is. */
-  | { kind: "handshake"; response: HandshakeResponse }
-  /** An event the integration does not support: answered 200 with the error body (see docs/compat.md). */
-  | { kind: "unsupported"; error: UnsupportedWebhookEventTypeError };
 
 /** At most one owner notification of each kind per bot per minute (Zulip's BOT_OWNER_STREAM_ALERT_WAITPERIOD). */
 const NOTIFY_INTERVAL_MS = 60_000;
@@ -96,6 +96,19 @@ interface Trace {
   messageIds: number[];
   /** Why a message was not posted although the request was answered with success. */
   failure?: string | undefined;
+  /** Why nothing was posted, deliberately (a repeated delivery). */
+  ignored?: string | undefined;
+  /** The bot's secret the signature was verified with: redacted wherever it appears in the log. */
+  secret?: string | undefined;
+  /** The bot's old API key the request authenticated with, during a rotation's overlap (logged as such, redacted). */
+  oldKey?: string | undefined;
+}
+
+/** What a dry-run replay finds: the messages today's code would post, or the error it would answer. */
+export interface DryRunResult {
+  event: string | null;
+  messages: { topic: string; content: string }[];
+  error: string | null;
 }
 
 /** Optional parts of the pipeline (src/services.ts wires them). */
@@ -106,6 +119,28 @@ export interface WebhookExtras {
   rateLimiter?: WebhookRateLimiter | undefined;
   /** The once-a-minute gate of owner notifications (shared by every process with `--redis`). */
   onceEvery?: OnceEvery | undefined;
+  /** Delivery ids of signed requests already received: a repeat posts nothing. */
+  seenDeliveries?: SeenDeliveries | undefined;
+  /** The template integration's renderer, for modules that declare `needs: ["templates"]`. */
+  templates?: TemplateRenderer | undefined;
+  /** Topics found and renamed for `resolve_topics=true` (a ticket's life in one topic). */
+  topics?: TopicMover | undefined;
+}
+
+/** What `resolve_topics` needs of the messages area (wired in src/services.ts). */
+export interface TopicMover {
+  /** The newest message `bot` sent to the topic of the stream (name or id), if any it can read. */
+  newestFromBot(bot: User, stream: string | number, topic: string): Promise<number | undefined>;
+  /** Renames the whole topic of `messageId`, as `bot` (propagate_mode change_all). */
+  renameTopic(bot: User, messageId: number, topic: string): Promise<void>;
+  /** The newest message of the topic, whoever sent it, as `bot` can read it. */
+  newestInTopic(bot: User, stream: string | number, topic: string): Promise<number | undefined>;
+  /** Replaces the content of `bot`'s message `messageId`, as `bot`. */
+  editContent(bot: User, messageId: number, content: string): Promise<void>;
+  /** Whether `bot` posted `messageId` as a status message of `object` (`edit_status_messages`). */
+  isStatusMessage(bot: User, messageId: number, object: string): Promise<boolean>;
+  /** Remembers `messageId` as a status message `bot` posted about `object`. */
+  rememberStatusMessage(bot: User, messageId: number, object: string): Promise<void>;
 }
 
 /**
@@ -138,6 +173,14 @@ export class WebhookService {
     return this.registry.get(name);
   }
 
+  /**
+   * What is wrong with `only_events` / `exclude_events` patterns (too many, too long, malformed),
+   * or undefined: checked before any integration runs.
+   */
+  eventFiltersProblem(argName: string, patterns: readonly string[]): string | undefined {
+    return wildcardPatternsProblem(argName, patterns);
+  }
+
   async handle(name: string, req: IncomingWebhookRequest): Promise<WebhookResult> {
     const integration = this.registry.get(name);
     if (integration === undefined) throw new NotFoundError(`Unknown integration '${name}'`);
@@ -145,8 +188,8 @@ export class WebhookService {
     const isProbe = method === "GET" || method === "HEAD";
     if (isProbe && integration.handshake === undefined) throw new MethodNotAllowedError(["POST"]);
 
-    const bot = await this.authenticate(req);
-    const trace: Trace = { event: undefined, messageIds: [] };
+    const { user: bot, oldKey } = await this.authenticate(req);
+    const trace: Trace = { event: undefined, messageIds: [], ...(oldKey === undefined ? {} : { oldKey }) };
     const startedMs = this.clock.now();
     try {
       if (this.extras.rateLimiter !== undefined) await this.takeToken(bot, integration);
@@ -194,6 +237,43 @@ export class WebhookService {
     return { deliveryId, result, error };
   }
 
+  /**
+   * What today's integration code would post for a logged request, posting nothing and logging
+   * nothing (a dry-run replay): the messages, or why there are none. `configOverride` replaces
+   * keys of the bot's configuration (a draft template's `template_topic` / `template_body`).
+   */
+  async dryRun(
+    bot: User,
+    name: string,
+    req: IncomingWebhookRequest,
+    configOverride: Readonly<Record<string, string>> = {},
+  ): Promise<DryRunResult> {
+    const integration = this.registry.get(name);
+    if (integration === undefined) throw new NotFoundError(`Unknown integration '${name}'`);
+    const params: Record<string, string> = { ...req.params };
+    delete params["api_key"];
+    try {
+      const outcome = await this.dispatch(
+        integration,
+        bot,
+        { headers: req.headers, params, rawBody: req.rawBody, form: req.form },
+        configOverride,
+      );
+      return {
+        event: outcome.event,
+        messages:
+          outcome.kind === "messages"
+            ? outcome.messages.map((m) => ({ topic: m.topic, content: m.body }))
+            : [],
+        error: null,
+      };
+    } catch (err) {
+      if (!(err instanceof JsonableError)) throw err;
+      const event = err instanceof UnsupportedWebhookEventTypeError ? err.eventType : null;
+      return { event, messages: [], error: err.message };
+    }
+  }
+
   /** Stages after authentication (`replaying`: no handshake, no signature check). */
   private async run(
     integration: AnyIntegration,
@@ -202,7 +282,6 @@ export class WebhookService {
     trace: Trace,
     replaying: boolean,
   ): Promise<WebhookResult> {
-    const name = integration.name;
     const method = req.method.toUpperCase();
     const isProbe = method === "GET" || method === "HEAD";
     if (!replaying) {
@@ -212,9 +291,58 @@ export class WebhookService {
         return { kind: "handshake", response: handshake };
       }
       if (isProbe) throw new MethodNotAllowedError(["POST"]);
-      await this.verifySignature(integration, bot, req);
+      const signed = await this.verifySignature(integration, bot, req, trace);
+      if (signed !== undefined) {
+        const claim = await this.claimDelivery(integration, bot, signed, trace);
+        if (claim === "repeat") return { kind: "success", data: {}, messageIds: [] };
+        if (claim !== undefined) {
+          try {
+            return await this.process(integration, bot, req, trace);
+          } catch (err) {
+            await claim.release(); // not processed: the sender's retry must go through
+            throw err;
+          }
+        }
+      }
     }
+    return this.process(integration, bot, req, trace);
+  }
 
+  /**
+   * Stage "de-duplicate" of a signed request: claims its delivery id, or "repeat" when it was
+   * received within the window (logged with why nothing was posted); undefined when the request
+   * has no id or the server keeps none.
+   */
+  private async claimDelivery(
+    integration: AnyIntegration,
+    bot: User,
+    signed: SignedRequest,
+    trace: Trace,
+  ): Promise<DeliveryClaim | "repeat" | undefined> {
+    const seen = this.extras.seenDeliveries;
+    if (seen === undefined) return undefined;
+    const deliveryId = deliveryIdOf(integration, signed);
+    if (deliveryId === undefined) return undefined;
+    const claim = await seen.claim({ botId: bot.id, integration: integration.name, deliveryId });
+    if (claim !== undefined) return claim;
+    trace.event = "duplicate";
+    trace.ignored = `Delivery ${deliveryId} was already received: a repeat is answered with success and posts nothing.`;
+    this.logger.info("webhook delivery repeated; not posted again", {
+      integration: integration.name,
+      bot: bot.id,
+      deliveryId,
+    });
+    return "repeat";
+  }
+
+  /** Stages "read body" to "deliver". */
+  private async process(
+    integration: AnyIntegration,
+    bot: User,
+    req: IncomingWebhookRequest,
+    trace: Trace,
+  ): Promise<WebhookResult> {
+    const name = integration.name;
     const params: Record<string, string> = { ...req.params };
     delete params["api_key"];
     let outcome: DispatchOutcome;
@@ -262,7 +390,8 @@ export class WebhookService {
       });
       return { kind: "success", data, messageIds: [] };
     }
-    const messageIds = await this.deliver(bot, params["stream"], outcome.messages, trace);
+    const lifecycle = lifecycleOptions(integration, params);
+    const messageIds = await this.deliver(bot, params["stream"], outcome.messages, trace, lifecycle);
     return { kind: "success", data, messageIds };
   }
 
@@ -296,24 +425,34 @@ export class WebhookService {
     log.recordIncoming(capture);
   }
 
-  /** Stage "authenticate": `api_key` (query or form), else HTTP Basic `email:api_key`. */
-  private async authenticate(req: IncomingWebhookRequest): Promise<User> {
-    const key = req.params["api_key"];
-    if (key !== undefined) return this.users.authenticateApiKey(key);
+  /**
+   * Stage "authenticate": `api_key` (query or form), else `Authorization: Bearer <key>` or the secret
+   * path segment, else HTTP Basic `email:api_key`. A bot's old key, during a rotation's overlap,
+   * authenticates too: it is returned as `oldKey` (the log marks the request).
+   */
+  private async authenticate(req: IncomingWebhookRequest): Promise<{ user: User; oldKey?: string }> {
+    const key = req.params["api_key"] ?? req.key?.key;
+    if (key !== undefined) return this.authenticateKey(key);
     if (req.basicAuth !== undefined) {
       const [written, apiKey] = req.basicAuth;
       // Beanstalk's form refuses '@' in the user name: Zulip accepts the email written with %40.
       const email = written.replace(/%40/gi, "@");
       try {
-        const user = await this.users.authenticateApiKey(apiKey);
-        if (user.email.toLowerCase() !== email.toLowerCase()) throw new UnauthorizedError("Invalid API key");
-        return user;
+        const found = await this.authenticateKey(apiKey);
+        if (found.user.email.toLowerCase() !== email.toLowerCase())
+          throw new UnauthorizedError("Invalid API key");
+        return found;
       } catch (err) {
         if (err instanceof UnauthorizedError) throw err;
         throw new UnauthorizedError(err instanceof JsonableError ? err.message : "Invalid API key");
       }
     }
     throw new RequestVariableMissingError("api_key");
+  }
+
+  private async authenticateKey(key: string): Promise<{ user: User; oldKey?: string }> {
+    const { user, oldKey } = await this.users.authenticateApiKeyCredential(key);
+    return oldKey ? { user, oldKey: key.trim() } : { user };
   }
 
   /** Stage "handshake": the integration's answer to a set-up request, if it has one. */
@@ -347,45 +486,192 @@ export class WebhookService {
     });
   }
 
-  /** Stage "verify signature": only when the bot has a secret for this integration. */
+  /**
+   * Stage "verify signature": only when the bot has a secret for this integration. Returns the
+   * request as verified, or undefined when it was not signed.
+   */
   private async verifySignature(
     integration: AnyIntegration,
     bot: User,
     req: IncomingWebhookRequest,
-  ): Promise<void> {
-    if (integration.signature === undefined) return;
+    trace: Trace,
+  ): Promise<SignedRequest | undefined> {
+    if (integration.signature === undefined) return undefined;
     const secret = await this.secretFor(bot, integration.name);
-    if (secret === undefined || secret === "") return;
-    verifySignature(
-      integration.signature,
-      secret,
-      {
-        rawBody: req.rawBody,
-        header: (h) => req.headers[h.toLowerCase()],
-        url: req.url,
-        payload: () =>
-          readBody(integration, {
-            headers: req.headers,
-            params: req.params,
-            rawBody: req.rawBody,
-            form: req.form,
-          }),
-      },
-      Math.floor(this.clock.now() / 1000),
-    );
+    if (secret === undefined || secret === "") {
+      if (integration.signature.kind === "standard-webhooks") {
+        throw new InvalidWebhookSignatureError(
+          `The bot has no signing secret: set ${integration.name}_secret (whsec_…) in its configuration.`,
+        );
+      }
+      return undefined;
+    }
+    trace.secret = secret;
+    let payload: Wild | undefined;
+    const signed: SignedRequest = {
+      rawBody: req.rawBody,
+      header: (h) => req.headers[h.toLowerCase()],
+      url: req.url,
+      payload: () =>
+        (payload ??= readBody(integration, {
+          headers: req.headers,
+          params: req.params,
+          rawBody: req.rawBody,
+          form: req.form,
+        })),
+    };
+    verifySignature(integration.signature, secret, signed, Math.floor(this.clock.now() / 1000));
+    return signed;
   }
 
-  /** Stages "read body" to "render", with the user directory and bot config loaded on demand. */
-  private dispatch(integration: AnyIntegration, bot: User, req: WebhookRequest): Promise<DispatchOutcome> {
-    return dispatchLazily(integration, req, {
-      directory: async () =>
-        new Map(
-          (await this.users.allUsers())
-            .filter((u) => u.isActive)
-            .map((u) => [u.email.toLowerCase(), u.fullName]),
-        ),
-      botConfig: () => this.users.botConfig(bot.id),
+  /** Stages "read body" to "render", after loading what the integration declares in `needs`. */
+  private async dispatch(
+    integration: AnyIntegration,
+    bot: User,
+    req: WebhookRequest,
+    configOverride: Readonly<Record<string, string>> = {},
+  ): Promise<DispatchOutcome> {
+    const needs = integration.needs ?? [];
+    let userFullName: WebhookRequest["userFullName"];
+    if (needs.includes("directory")) {
+      const names = new Map(
+        (await this.users.allUsers())
+          .filter((u) => u.isActive)
+          .map((u) => [u.email.toLowerCase(), u.fullName]),
+      );
+      userFullName = (email) => names.get(email.toLowerCase());
+    }
+    let botConfig: WebhookRequest["botConfig"];
+    if (needs.includes("botConfig")) {
+      const config = { ...(await this.users.botConfig(bot.id)), ...configOverride };
+      botConfig = () => config;
+    }
+    let usersByExternalAccount: WebhookRequest["usersByExternalAccount"];
+    if (needs.includes("externalAccounts")) {
+      usersByExternalAccount = await this.externalAccountDirectory();
+    }
+    const renderTemplates = needs.includes("templates") ? this.extras.templates : undefined;
+    return dispatchWebhookAsync(integration, {
+      ...req,
+      userFullName,
+      botConfig,
+      usersByExternalAccount,
+      renderTemplates,
     });
+  }
+
+  /**
+   * The realm's external accounts (Zulip's get_user_by_external_account): for each kind (the
+   * `subtype` of an external-account profile field), the active users' full names by account name.
+   */
+  private async externalAccountDirectory(): Promise<(kind: string, account: string) => readonly string[]> {
+    const kinds = new Map<number, string>();
+    for (const field of await this.users.profileFields()) {
+      if (field.fieldType !== ProfileFieldType.EXTERNAL_ACCOUNT) continue;
+      const subtype = externalAccountSubtype(field.fieldData);
+      if (subtype !== undefined) kinds.set(field.id, subtype);
+    }
+    const byAccount = new Map<string, string[]>();
+    if (kinds.size > 0) {
+      const active = new Map(
+        (await this.users.allUsers()).filter((u) => u.isActive).map((u) => [u.id, u.fullName]),
+      );
+      for (const [userId, values] of await this.users.profileData(null)) {
+        const fullName = active.get(userId);
+        if (fullName === undefined) continue;
+        for (const [fieldId, value] of values) {
+          const kind = kinds.get(fieldId);
+          if (kind === undefined || value.value === "") continue;
+          const key = `${kind}\n${value.value.toLowerCase()}`;
+          byAccount.set(key, [...(byAccount.get(key) ?? []), fullName]);
+        }
+      }
+    }
+    return (kind, account) => byAccount.get(`${kind}\n${account.toLowerCase()}`) ?? [];
+  }
+
+  /**
+   * `resolve_topics`, before a message is posted: the topic it goes to. A reopening unresolves the
+   * object's resolved topic first; another event of an object whose topic is resolved (and not open
+   * again under its plain name) goes to the resolved topic, so its whole life stays in one place.
+   */
+  private async beforeLifecycle(bot: User, to: string | number, message: WebhookMessage): Promise<string> {
+    const mover = this.extras.topics;
+    if (mover === undefined || message.topic.startsWith(RESOLVED_TOPIC_PREFIX)) return message.topic;
+    const resolvedName = RESOLVED_TOPIC_PREFIX + message.topic;
+    let resolved: number | undefined;
+    let open: number | undefined;
+    try {
+      resolved = await mover.newestFromBot(bot, to, resolvedName);
+      if (resolved === undefined) return message.topic;
+      if (message.resolves !== false) open = await mover.newestFromBot(bot, to, message.topic);
+    } catch {
+      return message.topic; // a stream the bot cannot read, or none: posting says what is wrong
+    }
+    if (message.resolves === false) {
+      await this.renameTopic(bot, resolved, message.topic);
+      return message.topic;
+    }
+    return open === undefined || open < resolved ? resolvedName : message.topic;
+  }
+
+  /**
+   * `edit_status_messages`: edits the bot's previous status message of `object` in the topic to say
+   * `content`, when it is still the topic's newest message (nobody, the bot included, posted since); its id,
+   * or undefined when a new message must be posted (none, something came after it, or the edit was
+   * refused: logged).
+   */
+  private async editStatusMessage(
+    bot: User,
+    to: string | number,
+    topic: string,
+    object: string,
+    content: string,
+  ): Promise<number | undefined> {
+    const mover = this.extras.topics;
+    if (mover === undefined) return undefined;
+    let newest: number | undefined;
+    try {
+      newest = await mover.newestInTopic(bot, to, topic);
+      if (newest === undefined || !(await mover.isStatusMessage(bot, newest, object))) return undefined;
+      await mover.editContent(bot, newest, content);
+      return newest;
+    } catch (err) {
+      if (err instanceof StreamDoesNotExistError || err instanceof StreamIdDoesNotExistError) throw err;
+      this.logger.warn("edit_status_messages: could not edit the status message; posting a new one", {
+        bot: bot.id,
+        messageId: newest,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return undefined;
+    }
+  }
+
+  /** Remembers a status message just posted; a failure is logged (the next status is posted anew). */
+  private async rememberStatusMessage(bot: User, messageId: number, object: string): Promise<void> {
+    try {
+      await this.extras.topics?.rememberStatusMessage(bot, messageId, object);
+    } catch (err) {
+      this.logger.warn("edit_status_messages: could not remember the status message", {
+        bot: bot.id,
+        messageId,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+  }
+
+  /** Renames a topic for `resolve_topics`; a refusal is logged, never fails the delivery. */
+  private async renameTopic(bot: User, messageId: number, topic: string): Promise<void> {
+    try {
+      await this.extras.topics?.renameTopic(bot, messageId, topic);
+    } catch (err) {
+      this.logger.warn("resolve_topics: could not rename the topic", {
+        bot: bot.id,
+        messageId,
+        topic,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
   }
 
   /** Stage "deliver": to the stream (name or id, decoded once more), else privately to the owner. */
@@ -394,7 +680,12 @@ export class WebhookService {
     rawStream: string | undefined,
     messages: WebhookMessage[],
     trace: Trace,
+    lifecycle: { resolveTopics: boolean; editStatusMessages: boolean } = {
+      resolveTopics: false,
+      editStatusMessages: false,
+    },
   ): Promise<number[]> {
+    const { resolveTopics, editStatusMessages } = lifecycle;
     const ids = trace.messageIds;
     const urlStream = rawStream === undefined || rawStream === "" ? undefined : unquote(rawStream);
     for (const message of messages) {
@@ -415,7 +706,20 @@ export class WebhookService {
       }
       const to: string | number = /^\d+$/.test(stream) ? Number(stream) : stream;
       try {
-        ids.push(await this.send(bot, { type: "stream", to, topic: message.topic, content: message.body }));
+        const topic = resolveTopics
+          ? await this.beforeLifecycle(bot, to, { ...message, topic: resolvableTopic(message.topic) })
+          : message.topic;
+        const status = editStatusMessages && message.statusOnly === true;
+        const object = message.statusOf ?? "";
+        const edited = status
+          ? await this.editStatusMessage(bot, to, topic, object, message.body)
+          : undefined;
+        const id = edited ?? (await this.send(bot, { type: "stream", to, topic, content: message.body }));
+        ids.push(id);
+        if (status && edited === undefined) await this.rememberStatusMessage(bot, id, object);
+        if (resolveTopics && message.resolves === true && !topic.startsWith(RESOLVED_TOPIC_PREFIX)) {
+          await this.renameTopic(bot, id, RESOLVED_TOPIC_PREFIX + topic);
+        }
       } catch (err) {
         if (err instanceof StreamDoesNotExistError) {
           trace.failure = err.message;
@@ -467,4 +771,32 @@ export class WebhookService {
       this.logger.warn("could not notify a bot owner", { bot_id: bot.id, kind, error: err as Error });
     }
   }
+}
+
+/** Zulip's longest topic, in characters. */
+const MAX_TOPIC_CHARS = 60;
+
+/**
+ * resolve_topics: a topic cut so that it still fits once resolved ("✔ " before it), as a topic
+ * too long is cut when it is posted ("…" as three dots); otherwise its resolved name would be cut
+ * too, and no longer be the same topic resolved.
+ */
+function resolvableTopic(topic: string): string {
+  if (topic.startsWith(RESOLVED_TOPIC_PREFIX)) return topic;
+  const chars = Array.from(topic);
+  const max = MAX_TOPIC_CHARS - Array.from(RESOLVED_TOPIC_PREFIX).length;
+  return chars.length > max ? chars.slice(0, max - 3).join("") + "..." : topic;
+}
+
+/** The `subtype` of an external-account field's `field_data` (`{"subtype":"github"}`), if any. */
+function externalAccountSubtype(fieldData: string): string | undefined {
+  try {
+    const data = JSON.parse(fieldData) as unknown;
+    if (data !== null && typeof data === "object" && "subtype" in data && typeof data.subtype === "string") {
+      return data.subtype;
+    }
+  } catch {
+    // A field without valid field_data names no kind.
+  }
+  return undefined;
 }

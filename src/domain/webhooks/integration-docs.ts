@@ -1,15 +1,18 @@
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import MarkdownIt from "markdown-it";
 import { NotFoundError } from "../../errors.js";
-import { caseRequest, fixtureRequest, listFixtures, loadCases } from "../../../integrations/kit/index.js";
+import {
+  caseRequest,
+  fixtureRequest,
+  integrationFolder,
+  listFixtures,
+  loadCases,
+} from "../../../integrations/kit/index.js";
 import type { WebhookCase } from "../../../integrations/kit/index.js";
 
 /** An integration as the kit's fixture helper takes it (we read only its name besides). */
 type RegisteredIntegration = Parameters<typeof fixtureRequest>[0];
-
-const INTEGRATIONS_DIR = fileURLToPath(new URL("../../../integrations/", import.meta.url));
 
 /** Documentation Markdown: no raw HTML (the docs are ours, but the client sanitises anyway). */
 const docMarkdown = new MarkdownIt({ html: false, linkify: true });
@@ -56,13 +59,13 @@ export class IntegrationDocs {
 
   constructor(
     private readonly lookUp: (name: string) => RegisteredIntegration | undefined,
-    private readonly dir = INTEGRATIONS_DIR,
+    private readonly folderOf: (name: string) => string = integrationFolder,
   ) {}
 
   private folder(name: string): { integration: RegisteredIntegration; folder: string } {
     const integration = /^[a-z0-9_]+$/.test(name) ? this.lookUp(name) : undefined;
     if (integration === undefined) throw new NotFoundError();
-    return { integration, folder: path.join(this.dir, integration.name) };
+    return { integration, folder: this.folderOf(integration.name) };
   }
 
   doc(name: string): IntegrationDoc {

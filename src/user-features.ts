@@ -5,6 +5,7 @@ import { LinkifiersService } from "./domain/linkifiers/linkifiers-service.js";
 import { PresenceService } from "./domain/presence/presence-service.js";
 import type { PresenceStore } from "./domain/presence/presence-service.js";
 import type { ChangeBus } from "./infra/change-bus.js";
+import type { Logger } from "./lib/logger.js";
 import { SettingsService } from "./domain/settings/settings-service.js";
 import { UserStatusService } from "./domain/settings/user-status-service.js";
 import type { StreamAccess } from "./domain/streams/access.js";
@@ -20,7 +21,10 @@ import { UserAdminRepo } from "./store/user-admin-repo.js";
 import { UserGroupsRepo } from "./store/user-groups-repo.js";
 import { UsersRepo } from "./store/users-repo.js";
 import { UserStateRepo } from "./store/user-state-repo.js";
+import { UserStateService } from "./domain/users/user-state-service.js";
 import { UserStatusRepo } from "./store/user-status-repo.js";
+import { PushTokensService } from "./domain/push/push-tokens-service.js";
+import { PushTokensRepo } from "./store/push-tokens-repo.js";
 
 /**
  * The per-user features of issue 18 (presence, typing, user status, the state register reports),
@@ -44,9 +48,11 @@ export interface UserFeatures {
   /** User groups and `@*group*` mentions (/user_groups). */
   userGroups: UserGroupsService;
   /** Read-only per-user state for register (starred ids, recent conversations, user topics). */
-  userState: UserStateRepo;
+  userState: UserStateService;
   /** Managing custom profile fields (POST, PATCH, DELETE /realm/profile_fields…). */
   profileFields: ProfileFieldsService;
+  /** Mobile push tokens (/users/me/apns_device_token, /users/me/android_gcm_reg_id), stored only. */
+  pushTokens: PushTokensService;
 }
 
 export interface UserFeatureDeps {
@@ -66,9 +72,18 @@ export interface UserFeatureDeps {
 }
 
 export function createLinkifiers(
-  deps: Pick<UserFeatureDeps, "db" | "events" | "users"> & { changes?: ChangeBus | undefined },
+  deps: Pick<UserFeatureDeps, "db" | "events" | "users"> & {
+    changes?: ChangeBus | undefined;
+    logger?: Logger;
+  },
 ): LinkifiersService {
-  return new LinkifiersService(new LinkifiersRepo(deps.db), deps.users, deps.events, deps.changes);
+  return new LinkifiersService(
+    new LinkifiersRepo(deps.db),
+    deps.users,
+    deps.events,
+    deps.changes,
+    deps.logger,
+  );
 }
 
 export function createPersonalLists(
@@ -110,8 +125,9 @@ export function createUserFeatures(deps: UserFeatureDeps): UserFeatures {
     }),
     typing: new TypingService(events, users, streams),
     userStatus: new UserStatusService(new UserStatusRepo(db), events, clock, realmUserIds),
-    userState: new UserStateRepo(db),
+    userState: new UserStateService(new UserStateRepo(db)),
     profileFields: new ProfileFieldsService(usersRepo, users, events),
+    pushTokens: new PushTokensService(new PushTokensRepo(db), clock),
     userGroups: deps.userGroups,
     personalLists: deps.personalLists,
     linkifiers: deps.linkifiers,

@@ -1,4 +1,5 @@
 import { JsonableError, RequestConfusingVarError, RequestVariableMissingError } from "../errors.js";
+import { MAX_JSON_DEPTH, jsonTooDeep } from "./json-depth.js";
 
 /**
  * Typed parsing of request arguments (query string merged with form/JSON body), with Zulip's error
@@ -22,6 +23,8 @@ export type ArgSpec<T> = Parser<T> | Spec<T>;
 type Parsed<S> = { [K in keyof S]: S[K] extends ArgSpec<infer T> ? T : never };
 
 export function parseJson(raw: string, name: string): unknown {
+  if (jsonTooDeep(raw))
+    throw new JsonableError(`Argument "${name}" is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   try {
     return JSON.parse(raw) as unknown;
   } catch {
@@ -56,7 +59,7 @@ function isJsonSpace(c: number): boolean {
  * capture, which was ~4 % of a `POST /messages`.
  */
 export function tryJson(raw: string): { ok: true; value: unknown } | { ok: false } {
-  if (!mayBeJson(raw)) return { ok: false };
+  if (!mayBeJson(raw) || jsonTooDeep(raw)) return { ok: false };
   try {
     return { ok: true, value: JSON.parse(raw) as unknown };
   } catch {

@@ -12,6 +12,8 @@ export interface AppState {
   form: Record<string, string> | undefined;
   /** The authenticated user (set by the Basic-auth middleware on authenticated routes). */
   user: User;
+  /** The request's credentials were checked before its body was read (credentials-first.ts). */
+  credentialsVerified?: boolean;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

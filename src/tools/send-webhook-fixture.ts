@@ -50,13 +50,6 @@ export function loadFixtureRequest(integrationName: string, fixture: string): Fi
   throw new Error(`No fixture '${fixture}' for ${integrationName}. Available: ${names.join(", ")}`);
 }
 
-/** Reads `site` and `key` from a zuliprc file. */
-export function readZuliprc(file: string): { email: string; key: string; site: string } {
-  const text = fs.readFileSync(file, "utf8");
-  const get = (k: string): string => new RegExp(`^\\s*${k}\\s*=\\s*(.*?)\\s*$`, "m").exec(text)?.[1] ?? "";
-  return { email: get("email"), key: get("key"), site: get("site") };
-}
-
 /** Posts a fixture to a running server, as the service would; returns the status and body. */
 export async function sendWebhookFixture(opts: {
   site: string;

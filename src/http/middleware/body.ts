@@ -2,6 +2,8 @@ import { Writable } from "node:stream";
 import type { Middleware } from "koa";
 import { koaBody } from "koa-body";
 import { BadRequestError, InvalidJsonError, JsonableError, RequestTooLargeError } from "../../errors.js";
+import { MAX_JSON_DEPTH, jsonTooDeep } from "../json-depth.js";
+import { mayBeJson } from "../params.js";
 import type { AppState } from "../state.js";
 
 function lastValue(v: string | string[] | undefined): string | undefined {
@@ -132,6 +134,15 @@ export function bodyParser(options: { limitBytes: number; lenientJsonPaths: RegE
     } else if (ctx.method !== "GET" && ctx.method !== "HEAD") {
       raw = await readRaw(ctx.req, options.limitBytes);
       const text = raw.toString("utf8");
+      // JSON bodies, and webhook bodies (parsed as JSON whatever their type), are refused before
+      // any parse when they nest too deep.
+      if (
+        (ctx.is("json") || (options.lenientJsonPaths.test(ctx.path) && !ctx.is("urlencoded"))) &&
+        mayBeJson(text) &&
+        jsonTooDeep(text)
+      ) {
+        throw new InvalidJsonError(`Malformed JSON: nested deeper than ${MAX_JSON_DEPTH} levels`);
+      }
       if (ctx.is("urlencoded")) {
         form = Object.fromEntries(new URLSearchParams(text));
         body = form;

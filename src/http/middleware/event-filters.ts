@@ -1,6 +1,5 @@
 import type { Middleware } from "koa";
 import { BadRequestError } from "../../errors.js";
-import { wildcardPatternsProblem } from "../../../integrations/kit/wildcard.js";
 import type { AppState } from "../state.js";
 
 const FILTER_ARGS = ["only_events", "exclude_events"] as const;
@@ -11,7 +10,9 @@ const FILTER_ARGS = ["only_events", "exclude_events"] as const;
  * a 400 BAD_REQUEST). Arguments that are not JSON lists of strings are left to the pipeline, which
  * names them in its own error.
  */
-export function eventFilterBounds(): Middleware<AppState> {
+export function eventFilterBounds(webhooks: {
+  eventFiltersProblem(argName: string, patterns: readonly string[]): string | undefined;
+}): Middleware<AppState> {
   return async function eventFilterBoundsMiddleware(ctx, next) {
     if (!ctx.path.startsWith("/api/v1/external/")) {
       await next();
@@ -28,7 +29,7 @@ export function eventFilterBounds(): Middleware<AppState> {
       }
       if (!Array.isArray(value)) continue;
       const patterns = value.filter((v): v is string => typeof v === "string");
-      const problem = wildcardPatternsProblem(name, patterns);
+      const problem = webhooks.eventFiltersProblem(name, patterns);
       if (problem !== undefined) throw new BadRequestError(problem);
     }
     await next();

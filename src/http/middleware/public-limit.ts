@@ -1,16 +1,18 @@
 import type { Middleware } from "koa";
 import { RateLimitedError } from "../../errors.js";
+import type { AppState } from "../state.js";
 
 /**
- * Caps the requests one client IP may have in flight without credentials (no Authorization
- * header: webhooks with `api_key`, fetch_api_key, server_settings, unknown URLs): more get
- * 429 RATE_LIMIT_HIT at once. Authenticated requests (long polls included) are not counted; they
- * have the per-user rate limit. `max` 0 disables the cap.
+ * Caps the requests one client IP may have in flight without credentials verified before the body
+ * (credentials-first.ts: no or wrong `Authorization`, fetch_api_key, server_settings, unknown
+ * URLs, web sessions): more get 429 RATE_LIMIT_HIT at once. Requests with valid Basic credentials
+ * or a webhook's valid `api_key` (long polls included) are not counted; they have the per-user
+ * rate limit. `max` 0 disables the cap.
  */
-export function publicRequestCap(max: number): Middleware {
+export function publicRequestCap(max: number): Middleware<AppState> {
   const inFlight = new Map<string, number>();
   return async function publicRequestCapMiddleware(ctx, next) {
-    if (max <= 0 || ctx.get("authorization") !== "") {
+    if (max <= 0 || ctx.state.credentialsVerified === true) {
       await next();
       return;
     }

@@ -2,8 +2,8 @@ import { presencesWire } from "../../domain/presence/presence-service.js";
 import { linkifierWire } from "../../domain/linkifiers/linkifiers-service.js";
 import { userGroupWire } from "../../domain/user-groups/user-groups-service.js";
 import { pmIds } from "../../domain/messages/content.js";
-import { streamWire } from "../../wire/streams.js";
-import type { StateProvider } from "./register.js";
+import { configOptionsOf, urlOptionsOf } from "../../domain/webhooks/integration-summary.js";
+import type { StateProvider } from "./types.js";
 
 /**
  * Register's state for the areas of issue 18: presence, user status, starred messages, recent
@@ -57,15 +57,7 @@ const recentConversationsProvider: StateProvider = {
 const userTopicsProvider: StateProvider = {
   eventTypes: ["user_topic"],
   async fetch({ services, user }) {
-    const rows = await services.userState.mutedTopics(user.id);
-    return {
-      user_topics: rows.map((r) => ({
-        stream_id: r.streamId,
-        topic_name: r.topic,
-        last_updated: r.dateMuted,
-        visibility_policy: 1,
-      })),
-    };
+    return { user_topics: await services.streams.userTopics(user.id) };
   },
 };
 
@@ -118,6 +110,20 @@ const draftsProvider: StateProvider = {
   },
 };
 
+const savedSnippetsProvider: StateProvider = {
+  eventTypes: ["saved_snippets"],
+  async fetch({ services, user }) {
+    return { saved_snippets: await services.savedSnippets.list(user) };
+  },
+};
+
+const remindersProvider: StateProvider = {
+  eventTypes: ["reminders"],
+  async fetch({ services, user }) {
+    return { reminders: await services.reminders.list(user) };
+  },
+};
+
 const scheduledMessagesProvider: StateProvider = {
   eventTypes: ["scheduled_messages"],
   async fetch({ services, user }) {
@@ -128,9 +134,8 @@ const scheduledMessagesProvider: StateProvider = {
 const defaultStreamsProvider: StateProvider = {
   eventTypes: ["default_streams"],
   async fetch({ services }) {
-    // Stream objects, as at feature level 153 (and in default_streams events); Zulip sends ids
-    // since level 330.
-    return { realm_default_streams: (await services.streams.defaultStreams()).map(streamWire) };
+    // Channel ids since Zulip 10.0 (feature level 330), as in default_streams events.
+    return { realm_default_streams: (await services.streams.defaultStreams()).map((s) => s.id) };
   },
 };
 
@@ -142,7 +147,8 @@ const incomingWebhookBotsProvider: StateProvider = {
         name: i.name,
         display_name: i.displayName,
         all_event_types: i.eventTypes.length === 0 ? null : [...i.eventTypes],
-        config_options: [],
+        config_options: configOptionsOf(i),
+        url_options: urlOptionsOf(i),
       })),
     });
   },
@@ -178,6 +184,8 @@ export const USER_STATE_PROVIDERS: readonly StateProvider[] = [
   realmFiltersProvider,
   realmEmojiProvider,
   draftsProvider,
+  savedSnippetsProvider,
+  remindersProvider,
   scheduledMessagesProvider,
   incomingWebhookBotsProvider,
   ...emptyProviders,

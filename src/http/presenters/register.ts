@@ -1,41 +1,23 @@
+import { profileFieldWire } from "../../domain/users/profile-fields.js";
 import { streamWire, subscriptionWire } from "../../wire/streams.js";
 import { avatarUrl } from "../../domain/users/avatar.js";
 import { Role, isAdmin, isGuest } from "../../domain/users/types.js";
 import type { User } from "../../domain/users/types.js";
 import { botEventData } from "../../domain/users/user-service.js";
-import type { Services } from "../../services.js";
 import { presentUser } from "./users.js";
 import { USER_STATE_PROVIDERS } from "./register-user-state.js";
+import type { StateContext, StateProvider } from "./types.js";
+import { EMOJI_DATA_PATH } from "../routes/emoji-data.js";
 import { USER_SETTINGS_ONLY } from "../../domain/settings/settings-service.js";
+import { supportedPermissionSettingsWire } from "../../domain/user-groups/group-settings.js";
+import { EMPTY_TOPIC_DISPLAY_NAME } from "../../domain/events/render.js";
+import { THUMBNAIL_FORMATS } from "../../domain/uploads/thumbnails.js";
 
 /**
  * POST /register's initial state, built from state providers keyed by event type (Zulip's
  * fetch_initial_state_data). Each area adds one provider to STATE_PROVIDERS; a provider runs when
  * any of its event types is wanted (fetch_event_types, else event_types; null = all).
  */
-export interface StateContext {
-  services: Services;
-  user: User;
-  clientGravatar: boolean;
-  applyMarkdown: boolean;
-  includeSubscribers: boolean;
-  /** Presence keyed by user id (`slim_presence`) instead of email. */
-  slimPresence: boolean;
-  capabilities: Readonly<Record<string, unknown>>;
-  /** The requested fetch types (null = everything). */
-  fetchEventTypes: readonly string[] | null;
-  want: (eventType: string) => boolean;
-  /** Every user of the realm (memoized for the request). */
-  allUsers: () => Promise<User[]>;
-}
-
-export interface StateProvider {
-  /** Runs when any of these is wanted (or, with requireAll, when every one is). */
-  eventTypes: readonly string[];
-  requireAll?: boolean;
-  fetch(ctx: StateContext): Promise<Record<string, unknown>>;
-}
-
 /** Zulip's limits as register reports them. */
 const LIMITS = {
   max_stream_name_length: 60,
@@ -45,7 +27,28 @@ const LIMITS = {
   event_queue_longpoll_timeout_seconds: 90,
   server_presence_ping_interval_seconds: 60,
   server_presence_offline_threshold_seconds: 140,
+  server_typing_started_expiry_period_milliseconds: 15000,
+  server_typing_stopped_wait_period_milliseconds: 5000,
+  server_typing_started_wait_period_milliseconds: 10000,
 };
+
+/** The external-account profile field types every realm offers (Zulip's DEFAULT_EXTERNAL_ACCOUNTS). */
+const DEFAULT_EXTERNAL_ACCOUNTS = {
+  github: {
+    name: "GitHub",
+    text: "GitHub",
+    hint: "Enter your GitHub username",
+    url_pattern: "https://github.com/%(username)s",
+  },
+  twitter: {
+    name: "Twitter",
+    text: "Twitter",
+    hint: "Enter your Twitter username",
+    url_pattern: "https://twitter.com/%(username)s",
+  },
+};
+
+/** How clients show the empty topic name ("general chat"). */
 
 /** System bots (the Notification Bot) are Zulip's cross-realm bots: no owner. */
 function isSystemBot(u: User): boolean {
@@ -77,7 +80,7 @@ const realmProvider: StateProvider = {
       realm_allow_edit_history: true,
       realm_message_content_edit_limit_seconds: 600,
       realm_message_content_delete_limit_seconds: null,
-      realm_mandatory_topics: false,
+      realm_mandatory_topics: realm.topicsPolicy === "disable_empty_topic",
       realm_message_retention_days: -1,
       realm_waiting_period_threshold: 0,
       realm_default_language: "en",
@@ -86,6 +89,28 @@ const realmProvider: StateProvider = {
       realm_plan_type: 1,
       zulip_plan_is_not_limited: true,
       realm_enable_spectator_access: false,
+      realm_icon_url: `${config.externalUrl}/static/images/logo/zulip-icon-128x128.png`,
+      realm_icon_source: "G",
+      // Anyone may mention everyone (Zulip's WILDCARD_MENTION_POLICY_EVERYONE).
+      realm_wildcard_mention_policy: 1,
+      realm_enable_read_receipts: true,
+      realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
+      // Where message reports go; -1: none, so clients offer no "report" action.
+      realm_moderation_request_channel_id: realm.moderationRequestChannelId ?? -1,
+      realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME,
+      // "disable_empty_topic" (the default): a message to a channel needs a topic ("Topic can't be empty").
+      realm_topics_policy: realm.topicsPolicy,
+      // Group-based permission settings (src/domain/user-groups/group-permissions.ts).
+      ...Object.fromEntries(
+        Object.entries(await services.groupPermissions.realmSettings()).map(([name, value]) => [
+          `realm_${name}`,
+          value,
+        ]),
+      ),
+      server_supported_permission_settings: supportedPermissionSettingsWire(),
+      max_file_upload_size_mib: config.maxFileUploadMib,
+      server_emoji_data_url: `${config.externalUrl}${EMOJI_DATA_PATH}`,
+      server_thumbnail_formats: THUMBNAIL_FORMATS,
       ...LIMITS,
     };
   },
@@ -102,7 +127,17 @@ const realmUserProvider: StateProvider = {
         includeIsActive: false,
         profileData: profile.get(u.id) ?? new Map(),
       });
-    const canCreate = !isGuest(user);
+    const permissions = services.groupPermissions;
+    const realmSettings = await permissions.realmSettings();
+    const canCreatePublic = await permissions.hasPermission(
+      user,
+      realmSettings.can_create_public_channel_group,
+    );
+    const canCreatePrivate = await permissions.hasPermission(
+      user,
+      realmSettings.can_create_private_channel_group,
+    );
+    const canAddSubscribers = await permissions.hasPermission(user, realmSettings.can_add_subscribers_group);
     return {
       realm_users: all.filter((u) => u.isActive && !isSystemBot(u)).map((u) => present(u, clientGravatar)),
       realm_non_active_users: all
@@ -123,11 +158,11 @@ const realmUserProvider: StateProvider = {
       is_moderator: user.role === Role.MODERATOR,
       is_guest: isGuest(user),
       is_billing_admin: false,
-      can_create_streams: canCreate,
-      can_create_public_streams: canCreate,
-      can_create_private_streams: canCreate,
+      can_create_streams: canCreatePublic || canCreatePrivate,
+      can_create_public_streams: canCreatePublic,
+      can_create_private_streams: canCreatePrivate,
       can_create_web_public_streams: false,
-      can_subscribe_other_users: canCreate,
+      can_subscribe_other_users: canAddSubscribers,
       can_invite_others_to_realm: isAdmin(user),
     };
   },
@@ -154,14 +189,7 @@ const customProfileFieldsProvider: StateProvider = {
   async fetch({ services }) {
     const fields = await services.users.profileFields();
     return {
-      custom_profile_fields: fields.map((f) => ({
-        id: f.id,
-        name: f.name,
-        type: f.fieldType,
-        hint: f.hint,
-        field_data: f.fieldData,
-        order: f.order,
-      })),
+      custom_profile_fields: fields.map(profileFieldWire),
     };
   },
 };

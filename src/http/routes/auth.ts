@@ -5,7 +5,7 @@ import type { AppState } from "../state.js";
 import { success } from "../state.js";
 
 /** POST /api/v1/fetch_api_key: username + password → API key. No authentication. */
-export function authRouter(services: Services): Router<AppState> {
+export function authRouter(services: Pick<Services, "users">): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1" });
   router.post("/fetch_api_key", async (ctx) => {
     const args = parseArgs(ctx.state.params, { username: str, password: str });

@@ -5,7 +5,7 @@ import type { AppState } from "../state.js";
 import { success } from "../state.js";
 
 /** `PUT/GET/DELETE /api/v1/bot_storage`: a bot's own key-value storage (bots only). */
-export function botStorageRouter(services: Services): Router<AppState> {
+export function botStorageRouter(services: Pick<Services, "botStorage">): Router<AppState> {
   const { botStorage } = services;
   const router = new Router<AppState>({ prefix: "/api/v1/bot_storage" });
 

@@ -27,7 +27,9 @@ function idParam(raw: string | undefined, notFound: string): number {
 }
 
 /** The bot lifecycle: edit, deactivate, reactivate, regenerate keys (Zulip's endpoints and answers). */
-export function botsRouter(services: Services): Router<AppState> {
+export function botsRouter(
+  services: Pick<Services, "botLifecycle" | "credentialRotation">,
+): Router<AppState> {
   const { botLifecycle } = services;
   const router = new Router<AppState>({ prefix: "/api/v1" });
 
@@ -85,10 +87,10 @@ export function botsRouter(services: Services): Router<AppState> {
   });
 
   router.post("/bots/:bot_id/api_key/regenerate", async (ctx) => {
-    const key = await botLifecycle.regenerateBotKey(
-      ctx.state.user,
-      idParam(ctx.params["bot_id"], "No such bot"),
-    );
+    const botId = idParam(ctx.params["bot_id"], "No such bot");
+    const key = await botLifecycle.regenerateBotKey(ctx.state.user, botId);
+    // Immediate, as in Zulip: no old key stays valid, not even one in a rotation's overlap.
+    await services.credentialRotation.retireOldOf(botId, "api_key");
     ctx.body = success({ api_key: key });
   });
 

@@ -41,7 +41,7 @@ const checkDraft: Check<DraftInput> = (value, name) => {
 };
 
 /** GET/POST /drafts, PATCH/DELETE /drafts/{draft_id}. */
-export function draftsRouter(services: Services): Router<AppState> {
+export function draftsRouter(services: Pick<Services, "drafts">): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1/drafts" });
   const drafts = services.drafts;
   const draftId = (raw: string | undefined): number => int(raw ?? "", "draft_id");

@@ -3,6 +3,7 @@ import type { QueueRequest } from "../../domain/events/event-queue-service.js";
 import { parseEventNarrow } from "../../domain/events/narrow.js";
 import { JsonableError } from "../../errors.js";
 import type { Services } from "../../services.js";
+import type { StateServices } from "../presenters/types.js";
 import {
   bool,
   checkString,
@@ -25,6 +26,7 @@ function capabilitiesOf(caps: Record<string, unknown>): QueueRequest["capabiliti
     bulkMessageDeletion: caps["bulk_message_deletion"] === true,
     userSettingsObject: caps["user_settings_object"] === true,
     streamTypingNotifications: caps["stream_typing_notifications"] === true,
+    emptyTopicName: caps["empty_topic_name"] === true,
   };
 }
 
@@ -43,7 +45,9 @@ function disconnectSignal(ctx: AppContext): { signal: AbortSignal; release: () =
 }
 
 /** POST /register, GET /events (long poll) and DELETE /events. */
-export function eventsRouter(services: Services): Router<AppState> {
+export function eventsRouter(
+  services: Pick<Services, "config" | "eventQueues"> & StateServices,
+): Router<AppState> {
   const { eventQueues, config } = services;
   const router = new Router<AppState>({ prefix: "/api/v1" });
 

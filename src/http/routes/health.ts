@@ -23,7 +23,7 @@ async function within(ms: number, probe: () => Promise<boolean>): Promise<Check>
  * `GET /ready` answers 200 only when the database (and Redis, with `--redis`) answer, else 503
  * with what is unreachable, so a balancer stops sending requests until they are back.
  */
-export function healthRouter(services: Services): Router<AppState> {
+export function healthRouter(services: Pick<Services, "shared" | "storeHealth">): Router<AppState> {
   const router = new Router<AppState>();
   router.get("/health", (ctx) => {
     ctx.set("Cache-Control", "no-store");
@@ -32,7 +32,7 @@ export function healthRouter(services: Services): Router<AppState> {
   router.get("/ready", async (ctx) => {
     const redis = services.shared.redis;
     const [database, redisCheck] = await Promise.all([
-      within(2000, async () => (await services.db.get<{ one: number }>("SELECT 1 AS one")) !== undefined),
+      within(2000, () => services.storeHealth.ping()),
       redis === undefined ? Promise.resolve<Check>("not configured") : within(2000, () => redis.ping()),
     ]);
     ctx.set("Cache-Control", "no-store");

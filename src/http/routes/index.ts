@@ -4,21 +4,30 @@ import type { AppState } from "../state.js";
 import { authRouter } from "./auth.js";
 import { botStorageRouter } from "./bot-storage.js";
 import { botsRouter } from "./bots.js";
+import { botSigningRouter } from "./bot-signing.js";
+import { botCredentialsRouter } from "./bot-credentials.js";
 import { deliveriesRouter } from "./deliveries.js";
 import { templatePreviewRouter } from "./template-preview.js";
+import { emojiDataRouter } from "./emoji-data.js";
 import { eventsRouter } from "./events.js";
 import { externalRouter } from "./external.js";
 import { flagsRouter } from "./flags.js";
 import { healthRouter } from "./health.js";
 import { integrationDocsRouter } from "./integration-docs.js";
+import { invitesRouter, joinRouter } from "./invites.js";
+import { realmRouter } from "./realm.js";
 import { messagesRouter } from "./messages.js";
 import { presenceRouter } from "./presence.js";
+import { pushTokensRouter } from "./push-tokens.js";
 import { userGroupsRouter } from "./user-groups.js";
 import { userGroupSubgroupsRouter } from "./user-group-subgroups.js";
 import { draftsRouter } from "./drafts.js";
+import { savedSnippetsRouter } from "./saved-snippets.js";
+import { remindersRouter } from "./reminders.js";
 import { scheduledMessagesRouter } from "./scheduled-messages.js";
 import { usersAdminRouter } from "./users-admin.js";
 import { personalListsRouter } from "./personal-lists.js";
+import { externalContentRouter } from "./external-content.js";
 import { linkifiersRouter } from "./linkifiers.js";
 import { emojiImagesRouter, realmEmojiRouter } from "./realm-emoji.js";
 import { userSettingsRouter } from "./user-settings.js";
@@ -36,10 +45,14 @@ export function publicRouters(services: Services): Router<AppState>[] {
     serverSettingsRouter(services),
     authRouter(services),
     externalRouter(services.webhooks),
+    // The image proxy: the URL's signature is its authorisation (Zulip's camo).
+    externalContentRouter(services),
     // Uploaded files: by web session or Basic auth, checked in the route.
     uploadFilesRouter(services),
     // Custom emoji images: public, as in Zulip.
     emojiImagesRouter(services),
+    joinRouter(services),
+    emojiDataRouter(),
   ];
 }
 
@@ -56,10 +69,14 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     settingsRouter(services),
     botStorageRouter(services),
     botsRouter(services),
+    botSigningRouter(services),
+    botCredentialsRouter(services),
     presenceRouter(services),
     userGroupsRouter(services),
     userGroupSubgroupsRouter(services),
     draftsRouter(services),
+    savedSnippetsRouter(services),
+    remindersRouter(services),
     scheduledMessagesRouter(services),
     usersAdminRouter(services),
     personalListsRouter(services),
@@ -68,6 +85,9 @@ export function authenticatedRouters(services: Services): Router<AppState>[] {
     userSettingsRouter(services),
     integrationDocsRouter(services),
     deliveriesRouter(services),
-    templatePreviewRouter(services),
+    templatePreviewRouter(services.templatePreview),
+    invitesRouter(services),
+    realmRouter(services),
+    pushTokensRouter(services),
   ];
 }

@@ -1,5 +1,5 @@
 import Router from "@koa/router";
-import { IntegrationDocs } from "../../domain/web/integration-docs.js";
+import { IntegrationDocs } from "../../domain/webhooks/integration-docs.js";
 import type { Services } from "../../services.js";
 import type { AppState } from "../state.js";
 import { success } from "../state.js";
@@ -9,8 +9,13 @@ import { success } from "../state.js";
  * `/json`): its `doc.md` as HTML and its fixtures, each fixture with the headers and exact body a
  * "send a test payload" button posts. Options and events are in the public `GET /integrations`.
  */
-export function integrationDocsRouter(services: Services): Router<AppState> {
-  const docs = new IntegrationDocs((name) => services.webhooks.get(name));
+export function integrationDocsRouter(
+  services: Pick<Services, "integrationFolder" | "webhooks">,
+): Router<AppState> {
+  const docs = new IntegrationDocs(
+    (name) => services.webhooks.get(name),
+    (name) => services.integrationFolder(name),
+  );
   const router = new Router<AppState>({ prefix: "/api/v1" });
   router.get("/integrations/:name", (ctx) => {
     const doc = docs.doc(ctx.params["name"] ?? "");

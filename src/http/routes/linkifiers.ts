@@ -23,7 +23,7 @@ const urlTemplateArg = withAlias(urlTemplate, "url_format_string");
  * Linkifiers: GET /realm/linkifiers, GET (legacy) and POST /realm/filters, PATCH/DELETE
  * /realm/filters/{filter_id}. (GET /realm/emoji is in realm-emoji.ts.)
  */
-export function linkifiersRouter(services: Services): Router<AppState> {
+export function linkifiersRouter(services: Pick<Services, "linkifiers">): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1/realm" });
   const linkifiers = services.linkifiers;
   const filterId = (raw: string | undefined): number => int(raw ?? "", "filter_id");

@@ -1,12 +1,23 @@
 import Router from "@koa/router";
-import { JsonableError, RequestVariableInvalidError } from "../../errors.js";
-import type { Anchor, NarrowTerm, PropagateMode, SendInput } from "../../domain/messages/types.js";
+import { JsonableError } from "../../errors.js";
+import { isEmptyTopicName } from "../../domain/messages/content.js";
+import { MAX_REPORT_DESCRIPTION_LENGTH, REPORT_TYPES } from "../../domain/messages/message-reports.js";
+import type { ReportType } from "../../domain/messages/message-reports.js";
+import type { PropagateMode, SendInput } from "../../domain/messages/types.js";
 import type { Services } from "../../services.js";
 import { bool, checkInt, int, jsonList, optional, parseArgs, str, tryJson, withAlias } from "../params.js";
 import type { Parser } from "../params.js";
-import { presentFetch } from "../presenters/messages.js";
+import { anchorParser, messageId, narrowParser, nonNegative } from "./message-args.js";
+import { fetchResultWire as presentFetch } from "../../wire/messages.js";
+import { showEmptyTopics } from "./empty-topic.js";
 import type { AppContext, AppState } from "../state.js";
 import { success } from "../state.js";
+
+/** Zulip's check_string_in_validator(Realm.REPORT_MESSAGE_REASONS): "Invalid report_type". */
+const reportType: Parser<ReportType> = (raw, name) => {
+  if (!Object.hasOwn(REPORT_TYPES, raw)) throw new JsonableError(`Invalid ${name}`);
+  return raw as ReportType;
+};
 
 const messageType: Parser<SendInput["type"]> = (raw) => {
   if (raw === "stream" || raw === "private" || raw === "direct" || raw === "channel") return raw;
@@ -52,76 +63,15 @@ function clientName(ctx: AppContext): string {
   return (m?.[1] ?? ua).trim() || "Unspecified";
 }
 
-const nonNegative: Parser<number> = (raw, name) => {
-  const s = raw.trim();
-  if (!/^-?\d+$/.test(s) || !Number.isSafeInteger(Number(s)) || Number(s) < 0) {
-    throw new RequestVariableInvalidError(name, raw);
-  }
-  return Number(s);
-};
-
-const anchorParser: Parser<Anchor> = (raw) => {
-  if (raw === "newest" || raw === "oldest" || raw === "first_unread") return raw;
-  const s = raw.trim();
-  if (!/^-?\d+$/.test(s)) throw new JsonableError("Invalid anchor");
-  return Number(s);
-};
-
-/**
- * Zulip finds an operator's handler by name with "-" read as "_", so `pm_with` works as `pm-with`
- * (zulip-terminal sends it so); these are the operators whose names have a "-".
- */
-const UNDERSCORE_SPELLINGS: Readonly<Record<string, string>> = {
-  pm_with: "pm-with",
-  group_pm_with: "group-pm-with",
-  dm_including: "dm-including",
-};
-
-/** Zulip's narrow_parameter: `[operator, operand]` pairs or `{operator, operand, negated}` dicts. */
-const narrowParser: Parser<NarrowTerm[]> = (raw, name) => {
-  const parsed = tryJson(raw);
-  const bad = () => new RequestVariableInvalidError(name, raw);
-  if (!parsed.ok || !Array.isArray(parsed.value)) throw bad();
-  return (parsed.value as unknown[]).map((elem): NarrowTerm => {
-    if (Array.isArray(elem)) {
-      const [operator, operand] = elem as unknown[];
-      if (elem.length !== 2 || typeof operator !== "string" || typeof operand !== "string") throw bad();
-      return { operator: UNDERSCORE_SPELLINGS[operator] ?? operator, operand, negated: false };
-    }
-    if (typeof elem !== "object" || elem === null) throw bad();
-    const d = elem as Record<string, unknown>;
-    const rawOperator = d["operator"];
-    const operator =
-      typeof rawOperator === "string" ? (UNDERSCORE_SPELLINGS[rawOperator] ?? rawOperator) : rawOperator;
-    const operand = d["operand"];
-    const negated = d["negated"] ?? false;
-    if (typeof operator !== "string") throw new JsonableError('elem["operator"] is not a string');
-    const okOperand =
-      typeof operand === "string" ||
-      (Number.isSafeInteger(operand) &&
-        ["sender", "stream", "channel", "pm-with", "dm", "id", "near"].includes(operator)) ||
-      (Array.isArray(operand) &&
-        ["pm-with", "dm"].includes(operator) &&
-        operand.every((x) => typeof x === "number" && Number.isSafeInteger(x)));
-    if (!okOperand) throw new JsonableError('elem["operand"] is not a string');
-    if (typeof negated !== "boolean") throw new JsonableError('elem["negated"] is not a boolean');
-    return { operator, operand: operand as NarrowTerm["operand"], negated };
-  });
-};
-
 const propagateMode: Parser<PropagateMode> = (raw, name) => {
   if (raw === "change_one" || raw === "change_later" || raw === "change_all") return raw;
   throw new JsonableError(`Invalid ${name}`);
 };
 
-function messageId(ctx: AppContext): number {
-  const raw = (ctx.params as Record<string, string | undefined>)["id"] ?? "";
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new JsonableError("Invalid message(s)");
-  return Number(raw);
-}
-
 /** Sending, fetching, editing, history and deletion of messages, and emoji reactions. */
-export function messagesRouter(services: Services): Router<AppState> {
+export function messagesRouter(
+  services: Pick<Services, "messageReports" | "messages" | "topicsPolicy">,
+): Router<AppState> {
   const { messages } = services;
   const router = new Router<AppState>({ prefix: "/api/v1" });
 
@@ -133,16 +83,25 @@ export function messagesRouter(services: Services): Router<AppState> {
       content: str,
       queue_id: optional(str),
       local_id: optional(str),
+      widget_content: optional(str),
     });
     const isStream = args.type === "stream" || args.type === "channel";
+    // An empty topic ("", "(no topic)", "general chat") is stored as "" when the realm's
+    // topics_policy allows it (Zulip 11).
+    const allowEmptyTopic =
+      isStream && args.topic !== undefined && isEmptyTopicName(args.topic)
+        ? await services.topicsPolicy.allowsEmptyTopic()
+        : false;
     const id = await messages.send(ctx.state.user, {
       type: args.type,
       to: isStream ? streamIndicator(args.to) : privateRecipients(args.to),
       topic: args.topic,
       content: args.content,
       client: clientName(ctx),
+      allowEmptyTopic,
       queueId: args.queue_id,
       localId: args.local_id,
+      widgetContent: args.widget_content,
     });
     ctx.body = success({ id });
   });
@@ -157,6 +116,7 @@ export function messagesRouter(services: Services): Router<AppState> {
       narrow: optional(narrowParser, []),
       apply_markdown: optional(bool, true),
       client_gravatar: optional(bool, false),
+      allow_empty_topic_name: optional(bool, false),
     });
     let anchor = args.anchor;
     if (args.use_first_unread_anchor) anchor = "first_unread";
@@ -169,7 +129,11 @@ export function messagesRouter(services: Services): Router<AppState> {
       narrow: args.narrow,
       present: { applyMarkdown: args.apply_markdown, clientGravatar: args.client_gravatar },
     });
-    ctx.body = success(presentFetch(result));
+    ctx.body = success(
+      presentFetch(
+        args.allow_empty_topic_name ? result : { ...result, messages: showEmptyTopics(result.messages) },
+      ),
+    );
   });
 
   router.get("/messages/matches_narrow", async (ctx) => {
@@ -184,12 +148,16 @@ export function messagesRouter(services: Services): Router<AppState> {
   });
 
   router.get("/messages/:id", async (ctx) => {
-    const args = parseArgs(ctx.state.params, { apply_markdown: optional(bool, true) });
+    const args = parseArgs(ctx.state.params, {
+      apply_markdown: optional(bool, true),
+      allow_empty_topic_name: optional(bool, false),
+    });
     const { rawContent, message } = await messages.getWithRawContent(ctx.state.user, messageId(ctx), {
       applyMarkdown: args.apply_markdown,
       clientGravatar: false,
     });
-    ctx.body = success({ raw_content: rawContent, message });
+    const shown = args.allow_empty_topic_name ? message : showEmptyTopics([message])[0];
+    ctx.body = success({ raw_content: rawContent, message: shown });
   });
 
   router.patch("/messages/:id", async (ctx) => {
@@ -215,6 +183,30 @@ export function messagesRouter(services: Services): Router<AppState> {
   router.get("/messages/:id/history", async (ctx) => {
     const history = await messages.history(ctx.state.user, messageId(ctx));
     ctx.body = success({ message_history: history });
+  });
+
+  router.post("/submessage", async (ctx) => {
+    const args = parseArgs(ctx.state.params, { message_id: int, msg_type: str, content: str });
+    await messages.addSubmessage(ctx.state.user, args.message_id, args.msg_type, args.content);
+    ctx.body = success();
+  });
+
+  router.get("/messages/:id/read_receipts", async (ctx) => {
+    ctx.body = success({ user_ids: await messages.readReceipts(ctx.state.user, messageId(ctx)) });
+  });
+
+  // Zulip 11 (feature level 382): a report to the realm's moderation-request channel.
+  router.post("/messages/:id/report", async (ctx) => {
+    const id = messageId(ctx);
+    const args = parseArgs(ctx.state.params, {
+      report_type: reportType,
+      description: optional(str, ""),
+    });
+    if ([...args.description].length > MAX_REPORT_DESCRIPTION_LENGTH) {
+      throw new JsonableError(`description is too long (limit: ${MAX_REPORT_DESCRIPTION_LENGTH} characters)`);
+    }
+    await services.messageReports.report(ctx.state.user, id, args.report_type, args.description);
+    ctx.body = success();
   });
 
   router.delete("/messages/:id", async (ctx) => {

@@ -5,7 +5,7 @@ import type { AppState } from "../state.js";
 import { success } from "../state.js";
 
 /** Alert words and muted users of the current user. */
-export function personalListsRouter(services: Services): Router<AppState> {
+export function personalListsRouter(services: Pick<Services, "personalLists">): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1/users/me" });
   const lists = services.personalLists;
 

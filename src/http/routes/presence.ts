@@ -20,13 +20,18 @@ import type { AppState } from "../state.js";
 import { success } from "../state.js";
 
 /** The realm's presence rows as clients see them (keyed by email, or by id when slim). */
-async function realmPresences(services: Services, slim: boolean): Promise<Record<string, unknown>> {
+async function realmPresences(
+  services: Pick<Services, "presence" | "users">,
+  slim: boolean,
+): Promise<Record<string, unknown>> {
   const emails = new Map((await services.users.allUsers()).map((u) => [u.id, u.email]));
   return presencesWire(await services.presence.recent(), (id) => emails.get(id), slim);
 }
 
 /** Presence, typing notifications and user status. */
-export function presenceRouter(services: Services): Router<AppState> {
+export function presenceRouter(
+  services: Pick<Services, "presence" | "typing" | "userStatus" | "users">,
+): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1" });
 
   router.post("/users/me/presence", async (ctx) => {
@@ -72,13 +77,13 @@ export function presenceRouter(services: Services): Router<AppState> {
   router.post("/typing", async (ctx) => {
     const args = parseArgs(ctx.state.params, {
       op: oneOf(["start", "stop"] as const),
-      type: optional(oneOf(["private", "direct", "stream"] as const), "private"),
+      type: optional(oneOf(["private", "direct", "stream", "channel"] as const), "private"),
       to: optional(jsonOf(checkUnion(checkList(checkUnion(checkInt, checkString)), checkInt))),
       stream_id: optional(int),
       topic: optional(str),
     });
     let notice: TypingNotice;
-    if (args.type === "stream") {
+    if (args.type === "stream" || args.type === "channel") {
       const to = Array.isArray(args.to) ? args.to[0] : args.to;
       const streamId = args.stream_id ?? (typeof to === "number" ? to : undefined);
       if (streamId === undefined) throw new BadRequestError("Missing stream_id");

@@ -5,7 +5,7 @@ import { success } from "../state.js";
 import { uploadedParts } from "./uploads.js";
 
 /** GET /realm/emoji, POST and DELETE /realm/emoji/{emoji_name} (behind API authentication). */
-export function realmEmojiRouter(services: Services): Router<AppState> {
+export function realmEmojiRouter(services: Pick<Services, "customEmoji">): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1/realm/emoji" });
   const emoji = services.customEmoji;
 
@@ -31,7 +31,7 @@ export function realmEmojiRouter(services: Services): Router<AppState> {
  * The images at custom emoji's source_url and still_url, public as in Zulip (`<img>` tags of
  * rendered messages load them without credentials).
  */
-export function emojiImagesRouter(services: Services): Router<AppState> {
+export function emojiImagesRouter(services: Pick<Services, "customEmoji">): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/user_avatars/:realm_id/emoji/images" });
   const serve = async (ctx: AppContext, params: Record<string, string | undefined>, still: boolean) => {
     const file = await services.customEmoji.serve(params["realm_id"] ?? "", params["file"] ?? "", still);

@@ -27,7 +27,7 @@ const messageType: Parser<"stream" | "private"> = (raw, name) => {
 const recipients = jsonOf(checkUnion<number, number[]>(checkInt, checkList(checkInt)));
 
 /** GET/POST /scheduled_messages, PATCH/DELETE /scheduled_messages/{scheduled_message_id}. */
-export function scheduledMessagesRouter(services: Services): Router<AppState> {
+export function scheduledMessagesRouter(services: Pick<Services, "scheduledMessages">): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1/scheduled_messages" });
   const scheduled = services.scheduledMessages;
   const messageId = (raw: string | undefined): number => int(raw ?? "", "scheduled_message_id");

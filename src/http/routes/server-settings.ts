@@ -4,7 +4,7 @@ import type { AppState } from "../state.js";
 import { success } from "../state.js";
 
 /** GET /api/v1/server_settings: public, no authentication. */
-export function serverSettingsRouter(services: Services): Router<AppState> {
+export function serverSettingsRouter(services: Pick<Services, "config" | "users">): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1" });
   router.get("/server_settings", async (ctx) => {
     const realm = await services.users.realm();

@@ -5,7 +5,7 @@ import type { AppState } from "../state.js";
 import { success } from "../state.js";
 
 /** PATCH /settings/notifications: the user's global notification settings. */
-export function settingsRouter(services: Services): Router<AppState> {
+export function settingsRouter(services: Pick<Services, "streams">): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1" });
 
   router.patch("/settings/notifications", async (ctx) => {

@@ -4,9 +4,12 @@ import type { Services } from "../../services.js";
 import { JsonableError } from "../../errors.js";
 import { bool, int, optional, parseArgs, str } from "../params.js";
 import type { AppContext } from "../state.js";
-import { presentStream } from "../presenters/streams.js";
+import { streamListWire as presentStream } from "../../wire/streams.js";
 import type { AppState } from "../state.js";
 import { success } from "../state.js";
+import { STREAM_PERMISSION_NAMES } from "../../domain/user-groups/group-settings.js";
+import { groupSettingUpdates } from "./group-setting-args.js";
+import { shownTopic } from "./empty-topic.js";
 
 /** A numeric path parameter; anything else is a 404 as for an unknown route. */
 function pathId(ctx: AppContext, name: string): number {
@@ -20,7 +23,7 @@ function pathId(ctx: AppContext, name: string): number {
  * GET /streams/{id}/members, POST /streams/{id}/delete_topic, GET /users/me/{stream_id}/topics,
  * POST/DELETE /default_streams, POST /user_topics, GET /users/{user_id}/subscriptions/{stream_id}.
  */
-export function streamsRouter(services: Services): Router<AppState> {
+export function streamsRouter(services: Pick<Services, "messages" | "streams">): Router<AppState> {
   const { streams } = services;
   const router = new Router<AppState>({ prefix: "/api/v1" });
 
@@ -32,13 +35,16 @@ export function streamsRouter(services: Services): Router<AppState> {
       include_all_active: optional(bool, false),
       include_default: optional(bool, false),
       include_owner_subscribed: optional(bool, false),
+      exclude_archived: optional(bool, true),
+      include_all: optional(bool),
     });
     const list = await streams.listStreams(ctx.state.user, {
       includePublic: args.include_public,
       includeWebPublic: args.include_web_public,
       includeSubscribed: args.include_subscribed,
-      includeAllActive: args.include_all_active,
+      includeAllActive: args.include_all ?? args.include_all_active,
       includeOwnerSubscribed: args.include_owner_subscribed,
+      excludeArchived: args.exclude_archived,
     });
     ctx.body = success({
       streams: list.map((s) => presentStream(s, { includeDefault: args.include_default })),
@@ -80,6 +86,8 @@ export function streamsRouter(services: Services): Router<AppState> {
       history_public_to_subscribers: optional(bool),
       stream_post_policy: optional(int),
       is_announcement_only: optional(bool),
+      is_archived: optional(bool),
+      topics_policy: optional(str),
     });
     await streams.updateStream(ctx.state.user, streamId, {
       newName: args.new_name,
@@ -88,6 +96,9 @@ export function streamsRouter(services: Services): Router<AppState> {
       historyPublicToSubscribers: args.history_public_to_subscribers,
       streamPostPolicy: args.stream_post_policy,
       isAnnouncementOnly: args.is_announcement_only,
+      groupSettings: groupSettingUpdates(ctx.state.params, STREAM_PERMISSION_NAMES),
+      isArchived: args.is_archived,
+      topicsPolicy: args.topics_policy,
     });
     ctx.body = success();
   });
@@ -105,8 +116,14 @@ export function streamsRouter(services: Services): Router<AppState> {
   });
 
   router.get("/users/me/:stream_id/topics", async (ctx) => {
+    const args = parseArgs(ctx.state.params, { allow_empty_topic_name: optional(bool, false) });
     const topics = await services.messages.topics(ctx.state.user, pathId(ctx, "stream_id"));
-    ctx.body = success({ topics: topics.map((t) => ({ max_id: t.maxId, name: t.name })) });
+    ctx.body = success({
+      topics: topics.map((t) => ({
+        max_id: t.maxId,
+        name: args.allow_empty_topic_name ? t.name : shownTopic(t.name),
+      })),
+    });
   });
 
   router.post("/default_streams", async (ctx) => {

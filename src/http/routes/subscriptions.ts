@@ -1,6 +1,6 @@
 import Router from "@koa/router";
 import { JsonableError } from "../../errors.js";
-import type { StreamSpec } from "../../domain/streams/stream-service.js";
+import type { StreamSpec } from "../../domain/streams/subscribe.js";
 import { normalizeColor } from "../../domain/streams/stream-names.js";
 import { MAX_STREAM_DESCRIPTION_LENGTH } from "../../domain/streams/types.js";
 import type { Services } from "../../services.js";
@@ -20,7 +20,7 @@ import {
   str,
 } from "../params.js";
 import type { Check, Parser } from "../params.js";
-import { presentSubscription } from "../presenters/streams.js";
+import { subscriptionWire as presentSubscription } from "../../wire/streams.js";
 import type { AppState } from "../state.js";
 import { success } from "../state.js";
 
@@ -67,7 +67,7 @@ const principalsList: Parser<(string | number)[]> = (raw, name) => {
 };
 
 /** /users/me/subscriptions and its properties and muted topics. */
-export function subscriptionsRouter(services: Services): Router<AppState> {
+export function subscriptionsRouter(services: Pick<Services, "streams">): Router<AppState> {
   const { streams } = services;
   const router = new Router<AppState>({ prefix: "/api/v1/users/me/subscriptions" });
 

@@ -1,7 +1,6 @@
 import Router from "@koa/router";
 import { JsonableError } from "../../errors.js";
-import type { Services } from "../../services.js";
-import { renderTemplates } from "../../../integrations/template/engine.js";
+import type { TemplatePreview } from "../../domain/webhooks/template-preview.js";
 import { checkDict, checkString, json, jsonOf, optional, parseArgs, str } from "../params.js";
 import type { AppState } from "../state.js";
 import { success } from "../state.js";
@@ -17,9 +16,9 @@ function stringDict(value: Record<string, unknown>, name: string): Record<string
  * (and optional headers and query), as the template integration would; an error names the
  * template, line and column.
  */
-export function templatePreviewRouter(_services: Services): Router<AppState> {
+export function templatePreviewRouter(renderTemplates: TemplatePreview): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1" });
-  router.post("/integrations/template/preview", (ctx) => {
+  router.post("/integrations/template/preview", async (ctx) => {
     const args = parseArgs(ctx.state.params, {
       template_topic: optional(str, ""),
       template_body: str,
@@ -28,7 +27,7 @@ export function templatePreviewRouter(_services: Services): Router<AppState> {
       query: optional(jsonOf(checkDict)),
     });
     if (args.template_body.trim() === "") throw new JsonableError("template_body is empty");
-    const { topic, body } = renderTemplates(
+    const { topic, body } = await renderTemplates(
       { topic: args.template_topic, body: args.template_body },
       {
         payload: args.payload,

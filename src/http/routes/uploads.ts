@@ -131,7 +131,7 @@ function attachmentId(ctx: AppContext): number {
  * POST /user_uploads, GET /user_uploads/{realm_id}/{filename} (a temporary URL), GET /attachments,
  * DELETE /attachments/{id} (behind API authentication).
  */
-export function uploadsRouter(services: Services): Router<AppState> {
+export function uploadsRouter(services: Pick<Services, "uploads">): Router<AppState> {
   const { uploads } = services;
   const router = new Router<AppState>({ prefix: "/api/v1" });
 
@@ -164,11 +164,14 @@ export function uploadsRouter(services: Services): Router<AppState> {
 }
 
 /**
- * GET /user_uploads/{path}: the file itself, to a signed-in browser (session cookie) or an API
+ * GET /user_uploads/{path}, and /user_uploads/thumbnail/{path}/{format} (an image's thumbnail):
+ * the file itself, to a signed-in browser (session cookie) or an API
  * client (Basic auth), if that user may see it, or to anyone holding a temporary URL. Types a browser could run are downloads; nothing
  * is sniffed by the browser.
  */
-export function uploadFilesRouter(services: Services): Router<AppState> {
+export function uploadFilesRouter(
+  services: Pick<Services, "sessions" | "uploads" | "users">,
+): Router<AppState> {
   const router = new Router<AppState>();
   const basic = basicAuth(services.users);
   router.get("/user_uploads/*path", async (ctx) => {
@@ -181,7 +184,14 @@ export function uploadFilesRouter(services: Services): Router<AppState> {
       const session = await sessionOf(ctx, services.sessions);
       if (session !== undefined) ctx.state.user = session.user;
       else await basic(ctx, () => Promise.resolve());
-      file = await services.uploads.serve(ctx.state.user, pathId);
+      if (pathId.startsWith("thumbnail/")) {
+        // /user_uploads/thumbnail/{path}/{format} (Zulip 9.0): the image's thumbnail.
+        const rest = pathId.slice("thumbnail/".length);
+        const cut = rest.lastIndexOf("/");
+        file = await services.uploads.thumbnail(ctx.state.user, rest.slice(0, cut), rest.slice(cut + 1));
+      } else {
+        file = await services.uploads.serve(ctx.state.user, pathId);
+      }
     }
     ctx.set("Content-Type", file.contentType);
     ctx.set("Content-Disposition", contentDisposition(file.inline, file.fileName));

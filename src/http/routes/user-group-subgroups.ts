@@ -5,7 +5,7 @@ import type { AppState } from "../state.js";
 import { success } from "../state.js";
 
 /** GET and POST /user_groups/{user_group_id}/subgroups (Zulip 6.0, feature level 127). */
-export function userGroupSubgroupsRouter(services: Services): Router<AppState> {
+export function userGroupSubgroupsRouter(services: Pick<Services, "userGroups">): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1/user_groups" });
   const groups = services.userGroups;
   const groupId = (raw: string | undefined): number => int(raw ?? "", "user_group_id");

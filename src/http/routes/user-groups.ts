@@ -4,9 +4,10 @@ import type { Services } from "../../services.js";
 import { bool, checkInt, int, jsonList, optional, parseArgs, str } from "../params.js";
 import type { AppState } from "../state.js";
 import { success } from "../state.js";
+import { groupSettingUpdate, groupSettingValue } from "./group-setting-args.js";
 
 /** User groups: list, create, rename/describe, delete, members. */
-export function userGroupsRouter(services: Services): Router<AppState> {
+export function userGroupsRouter(services: Pick<Services, "userGroups">): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1/user_groups" });
   const groups = services.userGroups;
   const groupId = (raw: string | undefined): number => int(raw ?? "", "user_group_id");
@@ -16,16 +17,33 @@ export function userGroupsRouter(services: Services): Router<AppState> {
   });
 
   router.post("/create", async (ctx) => {
-    const args = parseArgs(ctx.state.params, { name: str, description: str, members: jsonList(checkInt) });
+    const args = parseArgs(ctx.state.params, {
+      name: str,
+      description: str,
+      members: jsonList(checkInt),
+      can_mention_group: optional(groupSettingValue),
+    });
     // Zulip's schema requires group_id (added in a later feature level); older clients ignore it.
-    ctx.body = success({ group_id: await groups.create(ctx.state.user, args) });
+    ctx.body = success({
+      group_id: await groups.create(ctx.state.user, {
+        name: args.name,
+        description: args.description,
+        members: args.members,
+        canMentionGroup: args.can_mention_group,
+      }),
+    });
   });
 
   router.patch("/:user_group_id", async (ctx) => {
-    const args = parseArgs(ctx.state.params, { name: optional(str), description: optional(str) });
+    const args = parseArgs(ctx.state.params, {
+      name: optional(str),
+      description: optional(str),
+      can_mention_group: optional(groupSettingUpdate),
+    });
     await groups.update(ctx.state.user, groupId(ctx.params["user_group_id"]), {
       ...(args.name !== undefined ? { name: args.name } : {}),
       ...(args.description !== undefined ? { description: args.description } : {}),
+      ...(args.can_mention_group !== undefined ? { canMentionGroup: args.can_mention_group } : {}),
     });
     ctx.body = success();
   });

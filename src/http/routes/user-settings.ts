@@ -25,7 +25,7 @@ const defined = (o: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 /** PATCH /settings: full name, password, display and notification settings. */
-export function userSettingsRouter(services: Services): Router<AppState> {
+export function userSettingsRouter(services: Pick<Services, "settings" | "streams">): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1" });
 
   router.patch("/settings", async (ctx) => {

@@ -5,7 +5,7 @@ import type { AppState } from "../state.js";
 import { success } from "../state.js";
 
 /** User administration: PATCH /users/{id}, DELETE /users/{id}, DELETE /users/me. */
-export function usersAdminRouter(services: Services): Router<AppState> {
+export function usersAdminRouter(services: Pick<Services, "userAdmin">): Router<AppState> {
   const router = new Router<AppState>({ prefix: "/api/v1/users" });
   const userId = (raw: string | undefined): number => int(raw ?? "", "user_id");
 

@@ -1,3 +1,4 @@
+import { profileFieldWire } from "../../domain/users/profile-fields.js";
 import Router from "@koa/router";
 import { JsonableError } from "../../errors.js";
 import type { Services } from "../../services.js";
@@ -33,7 +34,9 @@ const looseString: Parser<string> = (raw, name) => {
 };
 
 /** Users, bots and custom profile fields. */
-export function usersRouter(services: Services): Router<AppState> {
+export function usersRouter(
+  services: Pick<Services, "maxMessageId" | "profileFields" | "users">,
+): Router<AppState> {
   const { users } = services;
   const router = new Router<AppState>({ prefix: "/api/v1" });
 
@@ -149,14 +152,7 @@ export function usersRouter(services: Services): Router<AppState> {
   router.get("/realm/profile_fields", async (ctx) => {
     const fields = await users.profileFields();
     ctx.body = success({
-      custom_fields: fields.map((f) => ({
-        id: f.id,
-        name: f.name,
-        type: f.fieldType,
-        hint: f.hint,
-        field_data: f.fieldData,
-        order: f.order,
-      })),
+      custom_fields: fields.map(profileFieldWire),
     });
   });
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import Router from "@koa/router";
 import type { ParameterizedContext } from "koa";
 import { SESSION_LIFETIME_MS, newSecret } from "../../domain/web/session-service.js";
-import { constantTimeEqual } from "../../domain/users/secrets.js";
+import { constantTimeEqual } from "../../lib/constant-time.js";
 import { CsrfFailedError } from "../../errors.js";
 import type { Services } from "../../services.js";
 import { parseArgs, str } from "../params.js";
@@ -27,7 +27,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** The app's pages (client-side routes): all served by the same index.html. */
-const APP_PAGES = ["/", "/settings/bots", "/integrations", "/integrations/:name"];
+const APP_PAGES = ["/", "/settings", "/settings/bots", "/integrations", "/integrations/:name"];
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Web app not built</title></head>
 <body><h1>The web app has not been built</h1><p>Run <code>npm run build:web</code> (or <code>npm install</code>), then reload.</p></body></html>`;
@@ -68,7 +68,7 @@ function checkOrigin(ctx: ParameterizedContext): void {
  * The web app: its pages (sign-in at `/login`, the rest behind a session), its static assets,
  * and sign-in/sign-out. The app's API calls go to `/json/...` (see session-auth.ts).
  */
-export function webRouter(services: Services, webDir = WEB_DIR): Router<AppState> {
+export function webRouter(services: Pick<Services, "sessions">, webDir = WEB_DIR): Router<AppState> {
   const router = new Router<AppState>();
 
   router.get("/login", async (ctx) => {
@@ -82,6 +82,9 @@ export function webRouter(services: Services, webDir = WEB_DIR): Router<AppState
     if ((await sessionOf(ctx, services.sessions)) === undefined) return ctx.redirect("/login");
     sendIndex(ctx, webDir);
   });
+
+  // An invitation link's page: open without a session (src/http/routes/invites.ts takes its form).
+  router.get("/join/:key", (ctx) => sendIndex(ctx, webDir));
 
   router.get("/assets/:file", async (ctx) => {
     const name = ctx.params["file"] ?? "";

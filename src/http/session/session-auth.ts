@@ -1,7 +1,7 @@
 import type { Middleware, ParameterizedContext } from "koa";
 import type { SessionService, WebSession } from "../../domain/web/session-service.js";
 import { CsrfFailedError, UnauthorizedError } from "../../errors.js";
-import { constantTimeEqual } from "../../domain/users/secrets.js";
+import { constantTimeEqual } from "../../lib/constant-time.js";
 import type { AppState } from "../state.js";
 import { CSRF_HEADER, SESSION_COOKIE, readCookie } from "./cookies.js";
 

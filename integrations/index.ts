@@ -9,6 +9,7 @@ import grafana from "./grafana/index.js";
 import helloworld from "./helloworld/index.js";
 import jira from "./jira/index.js";
 import json from "./json/index.js";
+import standardwebhooks from "./standardwebhooks/index.js";
 import opsgenie from "./opsgenie/index.js";
 import pagerduty from "./pagerduty/index.js";
 import sentry from "./sentry/index.js";
@@ -67,6 +68,9 @@ import patreon from "./patreon/index.js";
 import front from "./front/index.js";
 import taiga from "./taiga/index.js";
 import clubhouse from "./clubhouse/index.js";
+import shortcut from "./shortcut/index.js";
+import redmine from "./redmine/index.js";
+import notion from "./notion/index.js";
 import trello from "./trello/index.js";
 import linear from "./linear/index.js";
 import freshdesk from "./freshdesk/index.js";
@@ -109,6 +113,7 @@ export const integrations: readonly AnyIntegration[] = [
   uptimerobot,
   slackIncoming,
   json,
+  standardwebhooks,
   bitbucket3,
   gogs,
   bitbucket,
@@ -182,4 +187,7 @@ export const integrations: readonly AnyIntegration[] = [
   insping,
   papertrail,
   template,
+  shortcut,
+  redmine,
+  notion,
 ];

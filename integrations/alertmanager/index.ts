@@ -16,6 +16,7 @@ export default defineIntegration({
   name: "alertmanager",
   displayName: "AlertManager",
   categories: ["monitoring"],
+  resolvesTopics: true,
   description: "Posts Prometheus Alertmanager alerts, grouped by a label into topics.",
   // Zulip's integration passes no event type: only_events / exclude_events never drop an alert.
   unfilteredEvents: ["default"],
@@ -50,7 +51,15 @@ export default defineIntegration({
             lines.length === 1
               ? `${icon} **${title}** ${lines[0] ?? ""}`
               : `${icon} **${title}**\n${lines.map((l) => `* ${l}`).join("\n")}`;
-          messages.push({ topic: truncateTopic(topic), body });
+          // resolve_topics: firing alerts open the group's topic again; resolved ones, with none
+          // firing, resolve it.
+          const firing = (statuses.get("firing") ?? []).length > 0;
+          const resolves = status === "firing" ? false : firing ? undefined : true;
+          messages.push({
+            topic: truncateTopic(topic),
+            body,
+            ...(resolves === undefined ? {} : { resolves }),
+          });
         }
       }
       return messages;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "@jest/globals";
-import type { JsonableError } from "../../src/errors.js";
-import { casePayload, describeCases, dispatchPayload, expectFixture, onlyMessage } from "../kit/testing.js";
+import {
+  casePayload,
+  describeCases,
+  dispatchPayload,
+  expectError,
+  expectFixture,
+  onlyMessage,
+} from "../kit/testing.js";
 import azuredevops from "./index.js";
 
 const casesDir = new URL("./fixtures/cases", import.meta.url);
@@ -42,13 +48,10 @@ describe("azuredevops: behaviour", () => {
   });
 
   it("rejects other Azure DevOps events", () => {
-    let caught: unknown;
-    try {
-      dispatchPayload(azuredevops, undefined, { eventType: "build.complete" });
-    } catch (err) {
-      caught = err;
-    }
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+    const caught = expectError(() =>
+      dispatchPayload(azuredevops, undefined, { eventType: "build.complete" }),
+    );
+    expect(caught.toJSON()).toMatchObject({
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
       event_type: "build.complete",
     });

@@ -1,4 +1,5 @@
-import { defineIntegration, option, parse } from "../kit/index.js";
+import { branchesOption } from "../kit/branches.js";
+import { defineIntegration } from "../kit/index.js";
 import * as m from "./messages.js";
 
 /** Azure DevOps: POST /api/v1/external/azuredevops. The event is the payload's `eventType`. */
@@ -8,7 +9,7 @@ export default defineIntegration({
   categories: ["version-control"],
   description: "Pushes and pull requests (created, updated, merged) from Azure DevOps repositories.",
   options: {
-    branches: option("Only notify for pushes to these branches (comma-separated)", parse.string),
+    branches: branchesOption,
   },
   classify: ({ payload }) => payload.get("eventType").str(),
   // Zulip passes no event type for this integration: only_events / exclude_events never apply.

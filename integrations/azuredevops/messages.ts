@@ -1,3 +1,4 @@
+import { isBranchNotifiable } from "../kit/branches.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import {
   branchTopic,
@@ -7,11 +8,6 @@ import {
   truncateTopic,
 } from "../kit/templates/git.js";
 import type { CommitData } from "../kit/templates/git.js";
-
-/** Zulip's `is_branch_name_notifiable`: no option, or the branch is one of its comma-separated names. */
-function isBranchNotifiable(branch: string, branches: string | undefined): boolean {
-  return branches === undefined || branches.split(",").some((name) => name.trim() === branch);
-}
 
 /** Azure DevOps (Repos) service-hook events, worded as Zulip's Azure DevOps integration words them. */
 
@@ -29,7 +25,7 @@ export function pushBranch(p: Wild): string {
 /**
  * `git.push`. `branches` (the URL option) keeps only pushes to the listed branches.
  */
-export function push(p: Wild, branches: string | undefined): WebhookMessage | null {
+export function push(p: Wild, branches: readonly string[] | undefined): WebhookMessage | null {
   const branch = pushBranch(p);
   if (!isBranchNotifiable(branch, branches)) return null;
   const update = resource(p).get("refUpdates").index(0);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { JsonableError } from "../../src/errors.js";
-import { describeCases, dispatchPayload, expectFixture, onlyMessage } from "../kit/testing.js";
+import { describeCases, dispatchPayload, expectError, expectFixture, onlyMessage } from "../kit/testing.js";
 import basecamp from "./index.js";
 
 describeCases(basecamp, new URL("./fixtures/cases", import.meta.url));
@@ -51,14 +50,8 @@ describe("basecamp: kinds the recorded cases lack", () => {
   });
 
   it("rejects a kind Zulip does not post, naming the kind", () => {
-    let caught: unknown;
-    try {
-      dispatchPayload(basecamp, undefined, list("upload_created"));
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JsonableError);
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+    const caught = expectError(() => dispatchPayload(basecamp, undefined, list("upload_created")));
+    expect(caught.toJSON()).toMatchObject({
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
       event_type: "upload_created",
       webhook_name: "Basecamp",

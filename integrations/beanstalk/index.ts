@@ -1,5 +1,6 @@
+import { branchesOption } from "../kit/branches.js";
 import { InvalidJsonError, RequestVariableMissingError } from "../../src/errors.js";
-import { Wild, defineIntegration, option, parse } from "../kit/index.js";
+import { Wild, defineIntegration } from "../kit/index.js";
 import type { BodyReader } from "../kit/index.js";
 import { gitPush, isGitPush, svnCommit } from "./messages.js";
 
@@ -35,7 +36,7 @@ export default defineIntegration({
   description: "Git pushes and Subversion commits from Beanstalk repositories.",
   body: payloadFormField,
   options: {
-    branches: option("Only notify for pushes to these branches (comma-separated)", parse.string),
+    branches: branchesOption,
   },
   classify: ({ payload }) => (isGitPush(payload) ? "git_push" : "svn_commit"),
   // Zulip passes no event type for this integration: only_events / exclude_events never apply.

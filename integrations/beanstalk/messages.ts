@@ -1,11 +1,7 @@
+import { isBranchNotifiable } from "../kit/branches.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { branchTopic, pushCommitsMessage, truncateTopic } from "../kit/templates/git.js";
 import type { CommitData } from "../kit/templates/git.js";
-
-/** Zulip's `is_branch_name_notifiable`: no option, or the branch is one of its comma-separated names. */
-function isBranchNotifiable(branch: string, branches: string | undefined): boolean {
-  return branches === undefined || branches.split(",").some((name) => name.trim() === branch);
-}
 
 /**
  * Beanstalk's web hooks, worded as Zulip's Beanstalk integration words them. Beanstalk hosts Git
@@ -22,7 +18,7 @@ export const isGitPush = (p: Wild): boolean => hasKey(p, "uri");
 /**
  * A Git push; `branches` (the URL option) keeps only pushes to the listed branches.
  */
-export function gitPush(p: Wild, branches: string | undefined): WebhookMessage | null {
+export function gitPush(p: Wild, branches: readonly string[] | undefined): WebhookMessage | null {
   if (!isBranchNotifiable(p.get("branch").str(), branches)) return null;
   const branch = p
     .get("ref")

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import type { JsonableError } from "../../src/errors.js";
 import { dispatchWebhook } from "../kit/index.js";
-import { describeCases, onlyMessage } from "../kit/testing.js";
+import { describeCases, expectError, onlyMessage } from "../kit/testing.js";
 import bitbucket from "./index.js";
 
 describeCases(bitbucket, new URL("./fixtures/cases", import.meta.url));
@@ -70,13 +69,10 @@ describe("bitbucket: behaviour", () => {
   });
 
   it("requires the payload field", () => {
-    let caught: unknown;
-    try {
-      dispatchWebhook(bitbucket, { headers: {}, params: { stream: "commits" }, rawBody: Buffer.from("") });
-    } catch (err) {
-      caught = err;
-    }
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+    const caught = expectError(() =>
+      dispatchWebhook(bitbucket, { headers: {}, params: { stream: "commits" }, rawBody: Buffer.from("") }),
+    );
+    expect(caught.toJSON()).toMatchObject({
       code: "REQUEST_VARIABLE_MISSING",
       var_name: "payload",
     });

@@ -1,5 +1,6 @@
+import { branchesOption } from "../kit/branches.js";
 import { InvalidJsonError, RequestVariableMissingError } from "../../src/errors.js";
-import { Wild, defineIntegration, option, parse } from "../kit/index.js";
+import { Wild, defineIntegration } from "../kit/index.js";
 import type { BodyReader } from "../kit/index.js";
 import { push } from "./messages.js";
 
@@ -47,7 +48,7 @@ export default defineIntegration({
   description: "Pushes from Bitbucket's legacy POST service (use bitbucket2 for Bitbucket Cloud webhooks).",
   body: pushReader,
   options: {
-    branches: option("Only notify for pushes to these branches (comma-separated)", parse.string),
+    branches: branchesOption,
   },
   classify: () => "push",
   // Zulip passes no event type for this integration: only_events / exclude_events never apply.

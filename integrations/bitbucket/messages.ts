@@ -1,11 +1,7 @@
+import { isBranchNotifiable } from "../kit/branches.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { branchTopic, pushCommitsMessage, truncateTopic } from "../kit/templates/git.js";
 import type { CommitData } from "../kit/templates/git.js";
-
-/** Zulip's `is_branch_name_notifiable`: no option, or the branch is one of its comma-separated names. */
-function isBranchNotifiable(branch: string, branches: string | undefined): boolean {
-  return branches === undefined || branches.split(",").some((name) => name.trim() === branch);
-}
 
 /**
  * Bitbucket's old "POST" service (Bitbucket Cloud before webhooks 2.0): one form field `payload`
@@ -22,7 +18,7 @@ function pyText(w: Wild | undefined): string {
  * A push. Bitbucket sends no commits for a forced push (nothing useful to list). `branches` (the URL option) keeps only
  * pushes to the listed branches.
  */
-export function push(p: Wild, branches: string | undefined): WebhookMessage | null {
+export function push(p: Wild, branches: readonly string[] | undefined): WebhookMessage | null {
   const repository = p.get("repository");
   const user = p.opt("user");
   const commits = p.get("commits").items();

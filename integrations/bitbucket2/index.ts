@@ -1,6 +1,8 @@
+import { branchesOption, isBranchNotifiable } from "../kit/branches.js";
 import { MissingHttpEventHeaderError, UnsupportedWebhookEventTypeError } from "../../src/errors.js";
-import { defineIntegration, option, parse } from "../kit/index.js";
-import type { Handler, WebhookMessage, Wild } from "../kit/index.js";
+import { defineIntegration } from "../kit/index.js";
+import { Wild } from "../kit/index.js";
+import type { Handler, WebhookMessage } from "../kit/index.js";
 import {
   branchTopic,
   commitCommentMessage,
@@ -35,15 +37,6 @@ const PULL_REQUEST_ACTIONS = [
 /** Python's `key in dict`: the key is present, whatever its value. */
 function hasKey(p: Wild, key: string): boolean {
   return p.isObject() && p.keys().includes(key);
-}
-
-/** Python's truthiness of a JSON value (null, "", 0, false, [] and {} are false). */
-function truthy(w: Wild | undefined): boolean {
-  if (w === undefined) return false;
-  const v = w.value;
-  if (Array.isArray(v)) return v.length > 0;
-  if (typeof v === "object" && v !== null) return Object.keys(v).length > 0;
-  return Boolean(v);
 }
 
 /**
@@ -110,7 +103,7 @@ function commitAuthorName(commit: Wild): string {
 /** The new state of a push change, or the old one for deletions. */
 function changeRef(change: Wild): Wild {
   const next = change.get("new");
-  return truthy(next) ? next : change.get("old");
+  return Wild.truthy(next) ? next : change.get("old");
 }
 
 function isTagChange(change: Wild): boolean {
@@ -130,7 +123,7 @@ function pushBranchName(p: Wild): string | null {
 // ---------------------------------------------------------------------------------------------
 
 function pushTagBody(p: Wild, change: Wild): string {
-  const pushed = truthy(change.get("new"));
+  const pushed = Wild.truthy(change.get("new"));
   const tag = pushed ? change.get("new") : change.get("old");
   return pushTagMessage(actorInfo(p), tag.get("name").str(), htmlUrl(tag), pushed ? "pushed" : "removed");
 }
@@ -159,15 +152,13 @@ function pushMessages(p: Wild, branches: string[] | undefined): WebhookMessage[]
   const changes = p.get("push").get("changes").items();
   if (changes.length === 0) return null;
   const branch = pushBranchName(p);
-  if (branch !== null && branches !== undefined && branches.length > 0 && !branches.includes(branch)) {
-    return null;
-  }
+  if (branch !== null && !isBranchNotifiable(branch, branches)) return null;
   const repo = repoName(p);
   return changes.map((change) => {
     if (isTagChange(change)) return { topic: truncateTopic(repo), body: pushTagBody(p, change) };
     const topic = truncateTopic(branchTopic(repo, changeRef(change).get("name").str()));
     let body: string;
-    if (!truthy(change.get("new"))) {
+    if (!Wild.truthy(change.get("new"))) {
       body = removeBranchMessage(actorInfo(p), change.get("old").get("name").str());
     } else if (change.get("forced").bool()) {
       const head = change.get("new");
@@ -222,7 +213,7 @@ function issueActionBody(action: string): BodyFunction {
     let message: string | undefined;
     if (action === "created") {
       const who = issue.opt("assignee");
-      if (truthy(who) && who !== undefined) assignee = userInfo(who);
+      if (Wild.truthy(who) && who !== undefined) assignee = userInfo(who);
       message = issue.at("content", "raw").str();
     }
     return issueEventMessage({
@@ -309,11 +300,11 @@ const repoUpdatedBody: BodyFunction = (p) => {
     const change = changes.opt(field);
     const next = change?.opt("new");
     const old = change?.opt("old");
-    if (!truthy(next) || next === undefined || typeof next.value !== "string") continue;
+    if (!Wild.truthy(next) || next === undefined || typeof next.value !== "string") continue;
     const label = field === "full_name" ? "full name" : field;
     const value = next.str();
     const line =
-      truthy(old) && old !== undefined
+      Wild.truthy(old) && old !== undefined
         ? `${actor} changed the ${label} of the **${repo}** repo from **${old.text()}** to **${value}**`
         : `${actor} changed the ${label} of the **${repo}** repo to **${value}**`;
     body += `${endsWithPunctuation(value) ? line : `${line}.`}\n`;
@@ -384,7 +375,7 @@ export default defineIntegration<Bitbucket2Options, Bitbucket2Event>({
   eventHeader: { name: "X-Event-Key", optional: true },
   classify: ({ header, payload }) => bitbucket2EventType(header, payload),
   options: {
-    branches: option("Only notify for pushes to these branches (comma-separated)", parse.csvList),
+    branches: branchesOption,
   },
   events: {
     push: (p, ctx) => pushMessages(p, ctx.options.branches),

@@ -5,6 +5,7 @@ import {
   describeCases,
   describeSignature,
   dispatchPayload,
+  expectError,
   expectFixture,
   onlyMessage,
 } from "../kit/testing.js";
@@ -91,13 +92,8 @@ describe("bitbucket3: behaviour", () => {
       topic: "Bitbucket Server Ping",
       body: "Congratulations! The Bitbucket Server webhook was configured successfully!",
     });
-    let caught: unknown;
-    try {
-      dispatchPayload(bitbucket3, undefined, { test: true });
-    } catch (err) {
-      caught = err;
-    }
-    expect((caught as JsonableError).toJSON()).toEqual({
+    const caught = expectError(() => dispatchPayload(bitbucket3, undefined, { test: true }));
+    expect(caught.toJSON()).toEqual({
       result: "error",
       msg: "Missing the HTTP event header 'X-Event-Key'",
       code: "MISSING_HTTP_EVENT_HEADER",
@@ -107,13 +103,10 @@ describe("bitbucket3: behaviour", () => {
   });
 
   it("rejects an unknown event key", () => {
-    let caught: unknown;
-    try {
-      dispatchPayload(bitbucket3, undefined, { eventKey: "mirror:repo_synchronized" });
-    } catch (err) {
-      caught = err;
-    }
-    expect((caught as JsonableError).toJSON()).toEqual({
+    const caught = expectError(() =>
+      dispatchPayload(bitbucket3, undefined, { eventKey: "mirror:repo_synchronized" }),
+    );
+    expect(caught.toJSON()).toEqual({
       result: "error",
       msg: "The 'mirror:repo_synchronized' event isn't currently supported by the Bitbucket3 webhook",
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",

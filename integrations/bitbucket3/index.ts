@@ -1,5 +1,6 @@
+import { branchesOption } from "../kit/branches.js";
 import { MissingHttpEventHeaderError } from "../../src/errors.js";
-import { defineIntegration, option, parse } from "../kit/index.js";
+import { defineIntegration } from "../kit/index.js";
 import * as m from "./messages.js";
 
 /**
@@ -15,7 +16,7 @@ export default defineIntegration({
     "Pushes, tags, branches, pull requests, reviews and comments from Bitbucket Server (Data Center).",
   eventHeader: { name: "X-Event-Key", optional: true },
   options: {
-    branches: option("Only notify for pushes to these branches (comma-separated)", parse.string),
+    branches: branchesOption,
   },
   // Bitbucket Server's webhook "Secret": HMAC-SHA256 of the body, hex, as "sha256=<hex>".
   signature: { kind: "hmac", header: "X-Hub-Signature", algorithm: "sha256", prefix: "sha256=" },

@@ -1,3 +1,4 @@
+import { isBranchNotifiable } from "../kit/branches.js";
 import { UnsupportedWebhookEventTypeError } from "../../src/errors.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import {
@@ -88,17 +89,21 @@ function tagChange(p: Wild, change: Wild, eventKey: string): WebhookMessage {
 }
 
 /**
- * One message per changed ref. `branches` is the URL's raw option: like Zulip, a branch is kept
- * when its name occurs in that text (`branches=main,dev` keeps `main` and `dev`).
+ * One message per changed ref. `branches` (the URL option, the kit's shared branch filter) keeps
+ * only changes to the listed branches.
  */
-export function refsChanged(p: Wild, eventKey: string, branches: string | undefined): WebhookMessage[] {
+export function refsChanged(
+  p: Wild,
+  eventKey: string,
+  branches: readonly string[] | undefined,
+): WebhookMessage[] {
   const out: WebhookMessage[] = [];
   for (const change of p.get("changes").items()) {
     const ref = change.get("ref");
     const type = ref.get("type").str();
     if (type === "BRANCH") {
       const branch = ref.get("displayId").str();
-      if (branches !== undefined && branches !== "" && !branches.includes(branch)) continue;
+      if (!isBranchNotifiable(branch, branches)) continue;
       out.push(branchChange(p, change, eventKey));
     } else if (type === "TAG") {
       out.push(tagChange(p, change, eventKey));

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "@jest/globals";
-import { JsonableError } from "../../src/errors.js";
 import { dispatchWebhook } from "../kit/index.js";
-import { describeCases, describeSignature, dispatchPayload, onlyMessage } from "../kit/testing.js";
+import {
+  describeCases,
+  describeSignature,
+  dispatchPayload,
+  expectError,
+  onlyMessage,
+} from "../kit/testing.js";
 import { fixtureRequest } from "../kit/fixtures.js";
 import clubhouse from "./index.js";
 
@@ -140,14 +145,10 @@ describe("clubhouse: events the recorded cases lack", () => {
   });
 
   it("rejects a story change it cannot word", () => {
-    let caught: unknown;
-    try {
-      dispatchPayload(clubhouse, undefined, single(story({ follower_ids: { adds: ["5b1f"] } })));
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JsonableError);
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+    const caught = expectError(() =>
+      dispatchPayload(clubhouse, undefined, single(story({ follower_ids: { adds: ["5b1f"] } }))),
+    );
+    expect(caught.toJSON()).toMatchObject({
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
       event_type: "story_update",
       webhook_name: "Clubhouse",

@@ -8,8 +8,6 @@ import { truncateTopic } from "../kit/message-text.js";
  * (absent for batch updates of several stories). Worded as Zulip's Clubhouse integration words it.
  */
 
-export const DISPLAY_NAME = "Clubhouse";
-
 type Body = (p: Wild, a: Wild) => string | null;
 
 /** Python's `key in dict` (present, even when null). */
@@ -409,14 +407,20 @@ function topicOf(entity: string, p: Wild, a: Wild): string | undefined {
   return name;
 }
 
-/** Every message of a payload with its event name (for per-message `only_events` filtering). */
-export function clubhouseMessages(p: Wild): { event: string; message: WebhookMessage }[] {
+/**
+ * Every message of a payload with its event name (for per-message `only_events` filtering);
+ * `displayName` names the integration in the unsupported-event error.
+ */
+export function clubhouseMessages(
+  p: Wild,
+  displayName: string,
+): { event: string; message: WebhookMessage }[] {
   const out: { event: string; message: WebhookMessage }[] = [];
   const send = (a: Wild, event: string): void => {
     const body = BODIES[event];
     const entity = TOPIC_ENTITY[a.get("entity_type").text()];
     if (body === undefined || entity === undefined)
-      throw new UnsupportedWebhookEventTypeError(event, DISPLAY_NAME);
+      throw new UnsupportedWebhookEventTypeError(event, displayName);
     const topic = topicOf(entity, p, a);
     const text = body(p, a);
     if (topic !== undefined && topic !== "" && text !== null && text !== "") {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { verifySignature } from "../../src/domain/webhooks/signatures.js";
+import { verifySignature } from "../kit/signatures.js";
 import { describeCases, expectFixture } from "../kit/testing.js";
 import dropbox from "./index.js";
 

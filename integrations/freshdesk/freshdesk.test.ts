@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { JsonableError } from "../../src/errors.js";
-import { casePayload, describeCases, dispatchPayload, expectFixture } from "../kit/testing.js";
+import { casePayload, describeCases, dispatchPayload, expectError, expectFixture } from "../kit/testing.js";
 import { htmlToMarkdown } from "./html-to-markdown.js";
 import freshdesk, { parseTriggeredEvent } from "./index.js";
 
@@ -35,14 +34,8 @@ describe("freshdesk: beyond the recorded cases", () => {
   it("rejects a payload without triggered_event", () => {
     const p = casePayload(cases, "test_status_change") as { freshdesk_webhook: Record<string, unknown> };
     delete p.freshdesk_webhook["triggered_event"];
-    let caught: unknown;
-    try {
-      dispatchPayload(freshdesk, undefined, p);
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JsonableError);
-    expect((caught as JsonableError).httpStatus).toBe(400);
+    const caught = expectError(() => dispatchPayload(freshdesk, undefined, p));
+    expect(caught.httpStatus).toBe(400);
   });
 
   it("parses Freshdesk's trigger notation", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { describeCases, dispatchPayload, expectFixture } from "../kit/testing.js";
 import { fixtureRequest } from "../kit/index.js";
-import { dispatchWebhook } from "../kit/dispatch.js";
+import { dispatchWebhook } from "../kit/stages.js";
 import freshstatus from "./index.js";
 
 const here = new URL(".", import.meta.url);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@jest/globals";
-import { JsonableError } from "../../src/errors.js";
 import {
   casePayload,
   describeCases,
   describeSignature,
   dispatchPayload,
+  expectError,
   expectFixture,
   onlyMessage,
 } from "../kit/testing.js";
@@ -70,15 +70,11 @@ describe("front: events the recorded cases do not show", () => {
   });
 
   it("answers an unknown type with Zulip's error", () => {
-    let caught: unknown;
-    try {
-      dispatchPayload(front, undefined, casePayload(cases, "test_unknown_webhook_request"));
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JsonableError);
-    expect((caught as JsonableError).httpStatus).toBe(400);
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+    const caught = expectError(() =>
+      dispatchPayload(front, undefined, casePayload(cases, "test_unknown_webhook_request")),
+    );
+    expect(caught.httpStatus).toBe(400);
+    expect(caught.toJSON()).toMatchObject({
       result: "error",
       msg: "Unknown webhook request",
     });

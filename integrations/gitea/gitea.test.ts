@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { JsonableError } from "../../src/errors.js";
 import type { DispatchOutcome } from "../kit/index.js";
-import { casePayload, describeCases, dispatchPayload, onlyMessage } from "../kit/testing.js";
+import { casePayload, describeCases, dispatchPayload, expectError, onlyMessage } from "../kit/testing.js";
 import gitea from "./index.js";
 
 describeCases(gitea, new URL("./fixtures/cases", import.meta.url));
@@ -77,14 +76,8 @@ describe("gitea: behaviour the recorded cases do not show", () => {
   });
 
   it("rejects events Gitea sends that are not reported, naming the header value", () => {
-    let caught: unknown;
-    try {
-      send("pull_request_approved", { action: "reviewed" });
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JsonableError);
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+    const caught = expectError(() => send("pull_request_approved", { action: "reviewed" }));
+    expect(caught.toJSON()).toMatchObject({
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
       event_type: "pull_request_approved",
     });

@@ -1,6 +1,6 @@
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { truncateTopic } from "../kit/templates/git.js";
-import { nullableStr, repositoryName, repositoryUrl } from "./messages.js";
+import { nullableStr, repositoryName, repositoryUrl } from "./payload.js";
 
 /**
  * GitHub Actions and checks, beyond Zulip: a finished workflow run with its conclusion and a link,

@@ -1,156 +1,31 @@
-import type { Wild } from "../kit/index.js";
+import { isBranchNotifiable } from "../kit/branches.js";
+import type { WebhookMessage, Wild } from "../kit/index.js";
+import { branchNameFromRef, branchTopic } from "../kit/templates/git.js";
+import { checkSuiteMessage, workflowJobMessage, workflowRunMessage } from "./actions.js";
+import * as m from "./messages.js";
+import { organizationName, repositoryName } from "./payload.js";
+import { sponsorsBody } from "./sponsors-messages.js";
+import {
+  deploymentTopic,
+  discussionTopic,
+  includeTitle,
+  issueTopic,
+  msg,
+  pullRequestTopic,
+  repoTopic,
+} from "./topics.js";
+import type { GitHubEventEntry, GitHubHandler, GitHubSource } from "./types.js";
 
-/** How a GitHub delivery is classified: one name per delivery (see `classifyGitHub`). */
+/**
+ * GitHub's vocabulary in one table, keyed by Zulip's event names (which `only_events` /
+ * `exclude_events` match): where each event comes from and the one function that words it. The
+ * classifier, the event union and ALL_EVENT_TYPES derive from it; a new event is one entry.
+ * A source naming actions or a payload test wins over one naming only the header.
+ */
 
-/** GitHub Sponsors events. GitHub sends them as `sponsorship` + action; Zulip also accepts the bare action. */
-export const SPONSORS_EVENT_TYPES = [
-  "cancelled",
-  "created",
-  "edited",
-  "pending_cancellation",
-  "pending_tier_change",
-  "tier_changed",
-] as const;
-
-/** Zulip's `ALL_EVENT_TYPES` for GitHub: the keys of the event table, which `only_events` / `exclude_events` match. */
-export const GITHUB_EVENT_TYPES = [
-  // GitHub Actions and checks, beyond Zulip.
-  "workflow_run",
-  "workflow_job",
-  "check_suite",
-  "commit_comment",
-  "closed_pull_request",
-  "create",
-  "check_run",
-  "delete",
-  "deployment",
-  "deployment_status",
-  "discussion",
-  "discussion_comment",
-  "fork",
-  "gollum",
-  "issue_comment",
-  "issue_labeled_or_unlabeled",
-  "issue_milestoned_or_demilestoned",
-  "issues_opened_via_transfer",
-  "issues_transferred",
-  "issues",
-  "member",
-  "membership",
-  "opened_pull_request",
-  "updated_pull_request",
-  "assigned_or_unassigned_pull_request",
-  "page_build",
-  "ping",
-  "public",
-  "pull_request_ready_for_review",
-  "pull_request_review",
-  "pull_request_review_comment",
-  "pull_request_review_requested",
-  "pull_request_auto_merge",
-  "locked_or_unlocked_pull_request",
-  "push_commits",
-  "push_tags",
-  "release",
-  "repository",
-  "star",
-  "status",
-  "team",
-  "team_add",
-  "watch",
-  ...SPONSORS_EVENT_TYPES,
-] as const;
-
-/** One of GitHub's event names. */
-export type GitHubEvent = (typeof GITHUB_EVENT_TYPES)[number];
-
-/** Events GitHub sends that are deliberately not reported. */
-export const IGNORED_EVENTS = [
-  "label",
-  "meta",
-  "milestone",
-  "organization",
-  "project_card",
-  "repository_vulnerability_alert",
-];
-
-/** pull_request actions that are not reported. */
-export const IGNORED_PULL_REQUEST_ACTIONS = [
-  "approved",
-  "converted_to_draft",
-  "labeled",
-  "review_request_removed",
-  "unlabeled",
-];
-
-/** team actions that are not reported (only `edited` is). */
-export const IGNORED_TEAM_ACTIONS = ["added_to_repository", "created", "deleted", "removed_from_repository"];
-
-/** Event name of a delivery skipped because its repository is private (ignore_private_repositories). */
-export const PRIVATE_REPOSITORY_EVENT = "private_repository";
-/** Event name of a push GitHub's merge queue makes on its temporary branches (never reported). */
-export const MERGE_QUEUE_PUSH_EVENT = "push_merge_queue";
-
-/** Events named after their header, whatever their action (the handler reads the action itself). */
-const SIMPLE_EVENTS = new Set<string>([
-  "check_run",
-  "check_suite",
-  "workflow_job",
-  "workflow_run",
-  "commit_comment",
-  "create",
-  "delete",
-  "deployment",
-  "deployment_status",
-  "discussion",
-  "discussion_comment",
-  "fork",
-  "gollum",
-  "issue_comment",
-  "member",
-  "membership",
-  "page_build",
-  "ping",
-  "public",
-  "pull_request_review",
-  "pull_request_review_comment",
-  "release",
-  "repository",
-  "star",
-  "status",
-  "team_add",
-  "watch",
-]);
-
-/** Zulip's complete_event_type for each reported pull_request action. */
-const PULL_REQUEST_ACTIONS: Record<string, GitHubEvent> = {
-  opened: "opened_pull_request",
-  reopened: "opened_pull_request",
-  synchronize: "updated_pull_request",
-  edited: "updated_pull_request",
-  assigned: "assigned_or_unassigned_pull_request",
-  unassigned: "assigned_or_unassigned_pull_request",
-  closed: "closed_pull_request",
-  review_requested: "pull_request_review_requested",
-  ready_for_review: "pull_request_ready_for_review",
-  locked: "locked_or_unlocked_pull_request",
-  unlocked: "locked_or_unlocked_pull_request",
-  auto_merge_enabled: "pull_request_auto_merge",
-  auto_merge_disabled: "pull_request_auto_merge",
-};
-
-/** The ignored event names: whole headers, pull_request and team actions, and the two skips above. */
-export const IGNORED_EVENT_NAMES = [
-  ...IGNORED_EVENTS,
-  ...IGNORED_PULL_REQUEST_ACTIONS.map((a) => `pull_request.${a}`),
-  ...IGNORED_TEAM_ACTIONS.map((a) => `team.${a}`),
-  MERGE_QUEUE_PUSH_EVENT,
-  PRIVATE_REPOSITORY_EVENT,
-];
-
-function actionOf(p: Wild): string | undefined {
-  const action = p.isObject() ? p.opt("action") : undefined;
-  return action !== undefined && typeof action.value === "string" ? action.value : undefined;
+/** A push of commits to a branch (as opposed to a tag). */
+export function isCommitPush(p: Wild): boolean {
+  return p.get("ref").str().startsWith("refs/heads/");
 }
 
 /** A push to one of the merge queue's `gh-readonly-queue/…` branches. */
@@ -159,30 +34,316 @@ export function isMergeQueuePush(p: Wild): boolean {
   return typeof ref?.value === "string" && ref.value.startsWith("refs/heads/gh-readonly-queue/");
 }
 
-/** A push of commits to a branch (as opposed to a tag). */
-export function isCommitPush(p: Wild): boolean {
-  return p.get("ref").str().startsWith("refs/heads/");
-}
-
 /** An `issues.opened` delivery for an issue transferred from another repository. */
 export function isOpenedViaTransfer(p: Wild): boolean {
   return p.opt("changes")?.has("old_issue") === true;
 }
 
-/** Zulip's name for an `issues` delivery (labels, milestones and transfers have their own). */
-function issuesEvent(action: string | undefined, p: Wild): GitHubEvent {
-  if (action === "labeled" || action === "unlabeled") return "issue_labeled_or_unlabeled";
-  if (action === "milestoned" || action === "demilestoned") return "issue_milestoned_or_demilestoned";
-  if (action === "transferred") return "issues_transferred";
-  if (action === "opened" && isOpenedViaTransfer(p)) return "issues_opened_via_transfer";
-  return "issues";
+const pullRequest = (actions: readonly string[]): GitHubSource => ({ header: "pull_request", actions });
+const issues = (actions?: readonly string[], when?: (p: Wild) => boolean): GitHubSource => ({
+  header: "issues",
+  ...(actions !== undefined ? { actions } : {}),
+  ...(when !== undefined ? { when } : {}),
+});
+/** GitHub Sponsors: `sponsorship` + action; Zulip also accepts the bare action as the header. */
+const sponsorship = (action: string): GitHubSource[] => [
+  { header: "sponsorship", actions: [action] },
+  { header: action },
+];
+
+const pushCommits: GitHubHandler = (p, ctx) => {
+  const branch = branchNameFromRef(p.get("ref").str());
+  if (!isBranchNotifiable(branch, ctx.options.branches)) return null;
+  return msg(
+    branchTopic(repositoryName(p), branch),
+    m.pushCommitsBody(p, ctx.options.include_repository_name === true),
+  );
+};
+const sponsors: GitHubHandler = (p, ctx) => msg("sponsors", sponsorsBody(ctx.event, p));
+
+/**
+ * resolve_topics: an issue or pull request closed (or merged) resolves its topic, one reopened
+ * unresolves it.
+ */
+function lifecycle(p: Wild, message: { topic: string; body: string }): WebhookMessage {
+  const action = p.opt("action")?.text();
+  if (action === "closed") return { ...message, resolves: true };
+  if (action === "reopened") return { ...message, resolves: false };
+  return message;
 }
 
 /**
- * The one classification of a GitHub delivery: Zulip's `complete_event_type` (`push_commits`,
- * `opened_pull_request`, `issue_labeled_or_unlabeled`, …), which picks the handler and which
- * `only_events` / `exclude_events` match; an ignored name; or Zulip's `<header>:<action>` for a
- * delivery nothing handles (an unsupported event).
+ * edit_status_messages: a commit's status, a check's or a deployment's new state changes only the
+ * status of `of`, in a topic that holds many of them (the repository's, its checks').
+ */
+function statusOnly(
+  message: WebhookMessage | { topic: string; body: string } | null,
+  of: string,
+): WebhookMessage | null {
+  return message === null ? null : { ...message, statusOnly: true, statusOf: of };
+}
+
+/** Parts of a payload joined into an object's name (absent parts left out). */
+function objectOf(...parts: (Wild | undefined)[]): string {
+  return parts.map((w) => w?.text() ?? "").join(" ");
+}
+
+const EVENTS = {
+  // GitHub Actions and checks, beyond Zulip.
+  workflow_run: { from: { header: "workflow_run" }, render: workflowRunMessage },
+  workflow_job: { from: { header: "workflow_job" }, render: workflowJobMessage },
+  check_suite: {
+    from: { header: "check_suite" },
+    render: (p) =>
+      statusOnly(
+        checkSuiteMessage(p),
+        objectOf(p.optAt("check_suite", "head_sha"), p.optAt("check_suite", "app", "name")),
+      ),
+  },
+  push_commits: { from: { header: "push", when: isCommitPush }, render: pushCommits },
+  push_tags: { from: { header: "push" }, render: (p) => msg(repoTopic(p), m.pushTagsBody(p)) },
+  opened_pull_request: {
+    from: pullRequest(["opened", "reopened"]),
+    render: (p, ctx) =>
+      lifecycle(p, msg(pullRequestTopic(p), m.openedOrUpdatedPullRequestBody(p, includeTitle(ctx)))),
+  },
+  updated_pull_request: {
+    from: pullRequest(["synchronize", "edited"]),
+    render: (p, ctx) => msg(pullRequestTopic(p), m.openedOrUpdatedPullRequestBody(p, includeTitle(ctx))),
+  },
+  closed_pull_request: {
+    from: pullRequest(["closed"]),
+    render: (p, ctx) => lifecycle(p, msg(pullRequestTopic(p), m.closedPullRequestBody(p, includeTitle(ctx)))),
+  },
+  assigned_or_unassigned_pull_request: {
+    from: pullRequest(["assigned", "unassigned"]),
+    render: (p, ctx) => msg(pullRequestTopic(p), m.assignedOrUnassignedPullRequestBody(p, includeTitle(ctx))),
+  },
+  pull_request_review_requested: {
+    from: pullRequest(["review_requested"]),
+    render: (p, ctx) => msg(pullRequestTopic(p), m.reviewRequestedBody(p, includeTitle(ctx))),
+  },
+  pull_request_ready_for_review: {
+    from: pullRequest(["ready_for_review"]),
+    render: (p) => msg(pullRequestTopic(p), m.readyForReviewBody(p)),
+  },
+  locked_or_unlocked_pull_request: {
+    from: pullRequest(["locked", "unlocked"]),
+    render: (p) => msg(pullRequestTopic(p), m.lockedOrUnlockedPullRequestBody(p)),
+  },
+  pull_request_auto_merge: {
+    from: pullRequest(["auto_merge_enabled", "auto_merge_disabled"]),
+    render: (p) => msg(pullRequestTopic(p), m.autoMergeBody(p)),
+  },
+  labeled_or_unlabeled_pull_request: {
+    from: pullRequest(["labeled", "unlabeled"]),
+    render: (p, ctx) => msg(pullRequestTopic(p), m.pullRequestLabeledBody(p, includeTitle(ctx))),
+  },
+  milestoned_or_demilestoned_pull_request: {
+    from: pullRequest(["milestoned", "demilestoned"]),
+    render: (p, ctx) => msg(pullRequestTopic(p), m.pullRequestMilestonedBody(p, includeTitle(ctx))),
+  },
+  enqueued_or_dequeued_pull_request: {
+    from: pullRequest(["enqueued", "dequeued"]),
+    render: (p) => msg(pullRequestTopic(p), m.pullRequestMergeQueueBody(p)),
+  },
+  converted_to_draft_pull_request: {
+    from: pullRequest(["converted_to_draft"]),
+    render: (p) => msg(pullRequestTopic(p), m.convertedToDraftBody(p)),
+  },
+  pull_request_review: {
+    from: { header: "pull_request_review" },
+    render: (p, ctx) =>
+      m.isEmptyReviewEdit(p) ? null : msg(pullRequestTopic(p), m.pullRequestReviewBody(p, includeTitle(ctx))),
+  },
+  pull_request_review_comment: {
+    from: { header: "pull_request_review_comment" },
+    render: (p, ctx) =>
+      m.isUnchangedCommentEdit(p)
+        ? null
+        : msg(pullRequestTopic(p), m.pullRequestReviewCommentBody(p, includeTitle(ctx))),
+  },
+  issues: {
+    from: issues(),
+    render: (p, ctx) => lifecycle(p, msg(issueTopic(p), m.issueBody(p, includeTitle(ctx)))),
+  },
+  issue_labeled_or_unlabeled: {
+    from: issues(["labeled", "unlabeled"]),
+    render: (p, ctx) => msg(issueTopic(p), m.issueLabeledOrUnlabeledBody(p, includeTitle(ctx))),
+  },
+  issue_milestoned_or_demilestoned: {
+    from: issues(["milestoned", "demilestoned"]),
+    render: (p, ctx) => msg(issueTopic(p), m.issueMilestonedOrDemilestonedBody(p, includeTitle(ctx))),
+  },
+  issues_opened_via_transfer: {
+    from: issues(["opened"], isOpenedViaTransfer),
+    render: (p) => msg(issueTopic(p), m.issueOpenedViaTransferBody(p)),
+  },
+  issues_transferred: {
+    from: issues(["transferred"]),
+    render: (p) => msg(issueTopic(p), m.issueTransferredBody(p)),
+  },
+  issue_comment: {
+    from: { header: "issue_comment" },
+    render: (p, ctx) =>
+      m.isUnchangedCommentEdit(p) ? null : msg(issueTopic(p), m.issueCommentBody(p, includeTitle(ctx))),
+  },
+  commit_comment: {
+    from: { header: "commit_comment" },
+    render: (p) => msg(repoTopic(p), m.commitCommentBody(p)),
+  },
+  discussion: {
+    from: { header: "discussion" },
+    render: (p, ctx) => msg(discussionTopic(p), m.discussionBody(p, includeTitle(ctx))),
+  },
+  discussion_comment: {
+    from: { header: "discussion_comment" },
+    render: (p, ctx) =>
+      m.isUnchangedCommentEdit(p)
+        ? null
+        : msg(discussionTopic(p), m.discussionCommentBody(p, includeTitle(ctx))),
+  },
+  create: {
+    from: { header: "create" },
+    render: (p) => msg(repoTopic(p), m.createOrDeleteBody(p, "created")),
+  },
+  delete: {
+    from: { header: "delete" },
+    render: (p) => msg(repoTopic(p), m.createOrDeleteBody(p, "deleted")),
+  },
+  release: { from: { header: "release" }, render: (p) => msg(repoTopic(p), m.releaseBody(p)) },
+  ping: {
+    from: { header: "ping" },
+    render: (p) => msg(p.has("repository") ? repoTopic(p) : organizationName(p), m.pingBody(p)),
+  },
+  fork: { from: { header: "fork" }, render: (p) => msg(repoTopic(p), m.forkBody(p)) },
+  member: { from: { header: "member" }, render: (p) => msg(repoTopic(p), m.memberBody(p)) },
+  membership: {
+    from: { header: "membership" },
+    render: (p) => msg(`${organizationName(p)} organization`, m.membershipBody(p)),
+  },
+  public: { from: { header: "public" }, render: (p) => msg(repoTopic(p), m.publicBody(p)) },
+  watch: { from: { header: "watch" }, render: (p) => msg(repoTopic(p), m.watchBody(p)) },
+  star: { from: { header: "star" }, render: (p) => msg(repoTopic(p), m.starBody(p)) },
+  repository: { from: { header: "repository" }, render: (p) => msg(repoTopic(p), m.repositoryBody(p)) },
+  repository_advisory: {
+    from: { header: "repository_advisory" },
+    render: (p) => msg(repoTopic(p), m.repositoryAdvisoryBody(p)),
+  },
+  team_add: { from: { header: "team_add" }, render: (p) => msg(repoTopic(p), m.teamAddBody(p)) },
+  team: {
+    from: { header: "team", actions: ["edited"] },
+    render: (p) => msg(`team ${p.get("team").get("name").str()}`, m.teamEditedBody(p)),
+  },
+  gollum: {
+    from: { header: "gollum" },
+    render: (p) => msg(branchTopic(repositoryName(p), "wiki pages"), m.wikiPagesBody(p)),
+  },
+  status: {
+    from: { header: "status" },
+    render: (p) => statusOnly(msg(repoTopic(p), m.statusBody(p)), objectOf(p.opt("sha"), p.opt("context"))),
+  },
+  check_run: {
+    from: { header: "check_run" },
+    render: (p) =>
+      p.get("check_run").get("status").str() === "completed"
+        ? statusOnly(
+            msg(`${repositoryName(p)} / checks`, m.checkRunBody(p)),
+            objectOf(p.optAt("check_run", "head_sha"), p.optAt("check_run", "name")),
+          )
+        : null,
+  },
+  deployment: { from: { header: "deployment" }, render: (p) => msg(deploymentTopic(p), m.deploymentBody(p)) },
+  deployment_status: {
+    from: { header: "deployment_status" },
+    render: (p) =>
+      statusOnly(msg(deploymentTopic(p), m.deploymentStatusBody(p)), objectOf(p.optAt("deployment", "id"))),
+  },
+  page_build: { from: { header: "page_build" }, render: (p) => msg(repoTopic(p), m.pageBuildBody(p)) },
+  cancelled: { from: sponsorship("cancelled"), render: sponsors },
+  created: { from: sponsorship("created"), render: sponsors },
+  edited: { from: sponsorship("edited"), render: sponsors },
+  pending_cancellation: { from: sponsorship("pending_cancellation"), render: sponsors },
+  pending_tier_change: { from: sponsorship("pending_tier_change"), render: sponsors },
+  tier_changed: { from: sponsorship("tier_changed"), render: sponsors },
+} satisfies Record<string, GitHubEventEntry>;
+
+/** One of GitHub's event names. */
+export type GitHubEvent = keyof typeof EVENTS;
+
+/** The event table, as the definition and the classifier read it. */
+export const GITHUB_EVENTS: Readonly<Record<GitHubEvent, GitHubEventEntry>> = EVENTS;
+
+/** Zulip's `ALL_EVENT_TYPES` for GitHub: the table's keys, in declaration order. */
+export const ALL_EVENT_TYPES = Object.keys(EVENTS) as GitHubEvent[];
+
+/** Event name of a delivery skipped because its repository is private (ignore_private_repositories). */
+export const PRIVATE_REPOSITORY_EVENT = "private_repository";
+
+const lacksPullRequest = (p: Wild): boolean => !p.has("pull_request");
+const ignoredPullRequest = (action: string): GitHubSource => pullRequest([action]);
+const ignoredTeam = (action: string): GitHubSource => ({ header: "team", actions: [action] });
+
+/** Deliveries deliberately not reported (200, nothing posted), by name, and where they come from. */
+const IGNORED: Readonly<Record<string, GitHubSource>> = {
+  label: { header: "label" },
+  meta: { header: "meta" },
+  milestone: { header: "milestone" },
+  organization: { header: "organization" },
+  project_card: { header: "project_card" },
+  repository_vulnerability_alert: { header: "repository_vulnerability_alert" },
+  "pull_request.approved": ignoredPullRequest("approved"),
+  "pull_request.review_request_removed": ignoredPullRequest("review_request_removed"),
+  // Reported above when the delivery carries its pull request; a bare action has nothing to word.
+  "pull_request.converted_to_draft": { ...ignoredPullRequest("converted_to_draft"), when: lacksPullRequest },
+  "pull_request.labeled": { ...ignoredPullRequest("labeled"), when: lacksPullRequest },
+  "pull_request.unlabeled": { ...ignoredPullRequest("unlabeled"), when: lacksPullRequest },
+  "team.added_to_repository": ignoredTeam("added_to_repository"),
+  "team.created": ignoredTeam("created"),
+  "team.deleted": ignoredTeam("deleted"),
+  "team.removed_from_repository": ignoredTeam("removed_from_repository"),
+  // A push GitHub's merge queue makes on its temporary branches.
+  push_merge_queue: { header: "push", when: isMergeQueuePush },
+};
+
+/** The ignored event names (`ignoredEvents`). */
+export const IGNORED_EVENT_NAMES = [...Object.keys(IGNORED), PRIVATE_REPOSITORY_EVENT];
+
+/** The delivery's `action`, when it has a string one. */
+function actionOf(p: Wild): string | undefined {
+  const action = p.isObject() ? p.opt("action") : undefined;
+  return action !== undefined && typeof action.value === "string" ? action.value : undefined;
+}
+
+function isSpecific(s: GitHubSource): boolean {
+  return s.actions !== undefined || s.when !== undefined;
+}
+
+function sourcesOf(from: GitHubSource | readonly GitHubSource[]): readonly GitHubSource[] {
+  return "header" in from ? [from] : from;
+}
+
+function matches(s: GitHubSource, header: string, action: string | undefined, p: Wild): boolean {
+  if (s.header !== header) return false;
+  if (s.actions !== undefined && (action === undefined || !s.actions.includes(action))) return false;
+  return s.when === undefined || s.when(p);
+}
+
+/** Every source of the table, specific ones first (then in declaration order). */
+const SOURCES: readonly [string, GitHubSource][] = (() => {
+  const all: [string, GitHubSource][] = [
+    ...Object.entries(IGNORED),
+    ...Object.entries(GITHUB_EVENTS).flatMap(([name, entry]) =>
+      sourcesOf(entry.from).map((s): [string, GitHubSource] => [name, s]),
+    ),
+  ];
+  return [...all.filter(([, s]) => isSpecific(s)), ...all.filter(([, s]) => !isSpecific(s))];
+})();
+
+/**
+ * The one classification of a GitHub delivery: the name of the table's entry its header, action and
+ * payload match (Zulip's `complete_event_type`: `push_commits`, `opened_pull_request`, …), an
+ * ignored name, or Zulip's `<header>:<action>` for a delivery nothing handles (unsupported).
  */
 export function classifyGitHub(
   header: string | undefined,
@@ -194,30 +355,6 @@ export function classifyGitHub(
     return PRIVATE_REPOSITORY_EVENT;
   }
   const action = actionOf(p);
-  const unsupported = `${header}:${action ?? "???"}`;
-  if (IGNORED_EVENTS.includes(header)) return header;
-  switch (header) {
-    case "push":
-      if (isMergeQueuePush(p)) return MERGE_QUEUE_PUSH_EVENT;
-      return isCommitPush(p) ? "push_commits" : "push_tags";
-    case "pull_request":
-      if (action === undefined) return unsupported;
-      if (IGNORED_PULL_REQUEST_ACTIONS.includes(action)) return `pull_request.${action}`;
-      return PULL_REQUEST_ACTIONS[action] ?? unsupported;
-    case "team":
-      if (action === "edited") return "team";
-      return action !== undefined && IGNORED_TEAM_ACTIONS.includes(action) ? `team.${action}` : unsupported;
-    case "issues":
-      return issuesEvent(action, p);
-    case "sponsorship":
-      return action !== undefined && (SPONSORS_EVENT_TYPES as readonly string[]).includes(action)
-        ? action
-        : unsupported;
-    default:
-      // GitHub Sponsors' older deliveries name the action in the header.
-      if (SIMPLE_EVENTS.has(header) || (SPONSORS_EVENT_TYPES as readonly string[]).includes(header)) {
-        return header;
-      }
-      return unsupported;
-  }
+  const hit = SOURCES.find(([, s]) => matches(s, header, action, p));
+  return hit?.[0] ?? `${header}:${action ?? "???"}`;
 }

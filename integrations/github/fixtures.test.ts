@@ -256,6 +256,16 @@ describe("githubsponsors: other GitHub events", () => {
       "Deployment changed status to success.",
     ],
     ["page_build__built", "hello-world", "GitHub Pages build, triggered by octocat, has finished building."],
+    [
+      "pull_request__auto_merge_enabled",
+      "hello-world / PR #3 Fix the greeting",
+      `octocat has enabled auto merge for [PR #3](${hw}/pull/3).`,
+    ],
+    [
+      "issues__transferred",
+      "hello-world / issue #4 Greeting is misspelled",
+      `[Issue #4 Greeting is misspelled](${hw}/issues/4) was transferred to [octocat/hello-docs#12](https://github.com/octocat/hello-docs/issues/12).`,
+    ],
   ];
   it.each(cases)("%s", (name, topic, body) => {
     expectFixture(githubsponsors, here, name, { topic, body });

@@ -141,6 +141,9 @@ describe("github: behaviour the recorded cases do not show", () => {
     expect(message(send("check_run", done))).toEqual({
       topic: "public-repo / checks",
       body: "Check [lint](https://github.com/baxterthehacker/public-repo/runs/4) completed (success). ([d6fde92930d](https://github.com/baxterthehacker/public-repo/commit/d6fde92930d4715a2b49857d24b940956b26d2d3))",
+      // edit_status_messages: only this check's status of this commit changed.
+      statusOnly: true,
+      statusOf: "d6fde92930d4715a2b49857d24b940956b26d2d3 lint",
     });
   });
 

@@ -17,9 +17,6 @@ import {
 import type { CommitData } from "../kit/templates/git.js";
 import { nullableStr, repositoryFullName, repositoryName, repositoryUrl, senderName } from "./payload.js";
 
-export { nullableStr, organizationName, repositoryName, repositoryUrl, senderName } from "./payload.js";
-export { formatSponsorDate, sponsorsBody } from "./sponsors-messages.js";
-
 /**
  * Message bodies for GitHub events, a port of Zulip's zerver/webhooks/github/view.py. Each takes
  * the payload and whether the item's title must appear in the body (the user chose the topic).
@@ -37,7 +34,7 @@ export function openedOrUpdatedPullRequestBody(p: Wild, includeTitle: boolean): 
   const changes = p.opt("changes");
   const description =
     changes?.has("body") === true || action === "opened" ? nullableStr(pr.get("body")) : null;
-  const withBranches = action === "opened" || action === "merged";
+  const withBranches = action === "opened" || action === "reopened" || action === "merged";
   return pullRequestEventMessage({
     userName: senderName(p),
     action,
@@ -116,6 +113,52 @@ export function autoMergeBody(p: Wild): string {
   const pr = p.get("pull_request");
   const verb = p.get("action").str() === "auto_merge_disabled" ? "disabled" : "enabled";
   return `${senderName(p)} has ${verb} auto merge for [PR #${pr.get("number").int()}](${pr.get("html_url").str()}).`;
+}
+
+/** "[PR #1](…)", with the title when the user chose the topic. */
+function pullRequestLink(pr: Wild, includeTitle: boolean): string {
+  const title = includeTitle ? ` ${pr.get("title").str()}` : "";
+  return `[PR #${pr.get("number").int()}${title}](${pr.get("html_url").str()})`;
+}
+
+/** labeled / unlabeled: "alice added the label `bug` on [PR #1](…)." */
+export function pullRequestLabeledBody(p: Wild, includeTitle: boolean): string {
+  const link = pullRequestLink(p.get("pull_request"), includeTitle);
+  const label = p.get("label").get("name").str();
+  return p.get("action").str() === "labeled"
+    ? `${senderName(p)} added the label \`${label}\` on ${link}.`
+    : `${senderName(p)} removed the label \`${label}\` from ${link}.`;
+}
+
+/** milestoned / demilestoned: "alice linked [PR #1](…) to the milestone `v1`." */
+export function pullRequestMilestonedBody(p: Wild, includeTitle: boolean): string {
+  const link = pullRequestLink(p.get("pull_request"), includeTitle);
+  const milestone = p.get("milestone").get("title").str();
+  return p.get("action").str() === "milestoned"
+    ? `${senderName(p)} linked ${link} to the milestone \`${milestone}\`.`
+    : `${senderName(p)} unlinked ${link} from the milestone \`${milestone}\`.`;
+}
+
+/** enqueued / dequeued (GitHub's merge queue): the link always names the pull request. */
+export function pullRequestMergeQueueBody(p: Wild): string {
+  const link = pullRequestLink(p.get("pull_request"), true);
+  return p.get("action").str() === "enqueued"
+    ? `${senderName(p)} added ${link} to the merge queue.`
+    : `${senderName(p)} removed ${link} from the merge queue.`;
+}
+
+/** converted_to_draft: the link always names the pull request. */
+export function convertedToDraftBody(p: Wild): string {
+  return `${senderName(p)} converted ${pullRequestLink(p.get("pull_request"), true)} to a draft.`;
+}
+
+/**
+ * A `pull_request_review.edited` delivery with no `changes`: GitHub sends one, empty, right after a
+ * review is submitted; it repeats the submission.
+ */
+export function isEmptyReviewEdit(p: Wild): boolean {
+  const changes = p.opt("changes");
+  return p.opt("action")?.value === "edited" && (changes === undefined || changes.keys().length === 0);
 }
 
 export function pullRequestReviewBody(p: Wild, includeTitle: boolean): string {
@@ -453,6 +496,12 @@ export function wikiPagesBody(p: Wild): string {
     )
     .join("");
   return `${senderName(p)}:\n${rows.trimEnd()}`;
+}
+
+/** "alice published [GHSA-…](…)" (a repository's security advisory; Zulip adds no period). */
+export function repositoryAdvisoryBody(p: Wild): string {
+  const advisory = p.get("repository_advisory");
+  return `${senderName(p)} ${p.get("action").str()} [${advisory.get("ghsa_id").str()}](${advisory.get("html_url").str()})`;
 }
 
 // ----------------------------------------------------------------------------------------------

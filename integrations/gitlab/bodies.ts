@@ -329,3 +329,65 @@ export const resourceAccessTokenBody: BodyFunction = (p) => {
   const token = p.get("object_attributes");
   return `The access token **${token.get("name").str()}** will expire on ${token.get("expires_at").text()}.`;
 };
+
+// ---------------------------------------------------------------------------------------------
+// Emoji reactions (Emoji Hook: `event_type` award or revoke)
+// ---------------------------------------------------------------------------------------------
+
+/** What an emoji reaction was put on: its kind, number, title and page (GitLab's `awardable_type`). */
+export interface Awardable {
+  type: "issue" | "MR" | "snippet" | "comment" | "commit" | "item";
+  number: number | string | null;
+  title: string | null;
+  url: string;
+}
+
+/**
+ * The awardable of an Emoji Hook: an issue (`issue`, or `work_item` in newer GitLab), a merge
+ * request, a snippet (`project_snippet` or `snippet`), a comment (`note`) or a commit.
+ */
+export function awardable(p: Wild): Awardable {
+  const attrs = p.get("object_attributes");
+  const url = optText(attrs, "awarded_on_url") ?? projectHomepage(p);
+  switch (attrs.get("awardable_type").str()) {
+    case "Issue":
+    case "WorkItem": {
+      const issue = p.opt("issue") ?? p.opt("work_item");
+      return {
+        type: "issue",
+        number: issue?.get("iid").int() ?? null,
+        title: optText(issue, "title") ?? null,
+        url,
+      };
+    }
+    case "MergeRequest": {
+      const mr = p.opt("merge_request");
+      return { type: "MR", number: mr?.get("iid").int() ?? null, title: optText(mr, "title") ?? null, url };
+    }
+    case "Snippet": {
+      const snippet = p.opt("project_snippet") ?? p.opt("snippet");
+      return {
+        type: "snippet",
+        number: snippet?.get("id").int() ?? null,
+        title: optText(snippet, "title") ?? null,
+        url,
+      };
+    }
+    case "Note":
+      return { type: "comment", number: null, title: null, url };
+    case "Commit":
+      return { type: "commit", number: null, title: null, url };
+    default:
+      return { type: "item", number: null, title: null, url };
+  }
+}
+
+/** "Varun added the emoji :thumbsup:." (with a custom topic, "… to [MR #1](…)."). */
+export const emojiBody: BodyFunction = (p, includeTitle) => {
+  const verb = p.get("event_type").str() === "revoke" ? "removed" : "added";
+  const head = `${userName(p)} ${verb} the emoji :${p.get("object_attributes").get("name").str()}:`;
+  if (!includeTitle) return `${head}.`;
+  const item = awardable(p);
+  const label = item.number === null ? `a ${item.type}` : `${item.type} #${item.number}`;
+  return `${head} ${verb === "added" ? "to" : "from"} [${label}](${item.url}).`;
+};

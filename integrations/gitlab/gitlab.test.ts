@@ -121,6 +121,8 @@ describe("gitlab: behaviour the recorded cases do not show", () => {
     expect(message(send("Merge Request Hook", mr))).toEqual({
       topic: "my-awesome-project / MR #2 NEW MR",
       body: "Tomasz Kolek reopened [MR #2](https://gitlab.com/tomaszkolek0/my-awesome-project/merge_requests/2).",
+      // With resolve_topics=true, a reopened merge request unresolves its topic.
+      resolves: false,
     });
     const issue = fixture("test_close_issue_event_message");
     attrs(issue)["action"] = "update";

@@ -1,3 +1,4 @@
+import { branchesOption, isBranchNotifiable } from "../kit/branches.js";
 import { defineIntegration, option, parse } from "../kit/index.js";
 import type { Handler, Wild } from "../kit/index.js";
 import { truncateTopic } from "../kit/templates/git.js";
@@ -9,6 +10,7 @@ import {
   commentedMergeRequestBody,
   commentedSnippetBody,
   deploymentBody,
+  emojiBody,
   featureFlagBody,
   issueCreatedBody,
   issueEventBody,
@@ -65,6 +67,8 @@ const BODIES = {
   "Feature Flag Hook": featureFlagBody,
   "Resource Access Token Hook": resourceAccessTokenBody,
   "Deployment Hook": deploymentBody,
+  "Emoji Hook award": emojiBody,
+  "Emoji Hook revoke": emojiBody,
 } satisfies Record<string, BodyFunction>;
 
 /** GitLab's event names (Zulip's): the keys of the event table. */
@@ -98,36 +102,56 @@ export function gitlabEventName(header: string | undefined, p: Wild): string {
     const action = p.get("object_attributes").opt("action")?.str() ?? "open";
     return `${event} ${action}`;
   }
+  if (event === "Emoji Hook") return `${event} ${p.get("event_type").str()}`;
   if (NOTE_EVENTS.includes(event)) {
     return `${event} ${p.get("object_attributes").get("noteable_type").str()}`;
   }
   return event;
 }
 
+/** Event name of a delivery skipped because its project is private (`ignore_private_projects`). */
+export const PRIVATE_PROJECT_EVENT = "private_project";
+
+/** GitLab's `visibility_level` 0 (or `visibility: "private"`): the project is private. */
+function isPrivateProject(p: Wild): boolean {
+  const project = p.isObject() ? p.opt("project") : undefined;
+  if (project === undefined || !project.isObject()) return false;
+  return project.opt("visibility_level")?.value === 0 || project.opt("visibility")?.value === "private";
+}
+
 interface GitlabOptions extends Record<string, unknown> {
   branches?: string[];
+  ignore_private_projects?: boolean;
   use_merge_request_title?: boolean;
 }
+
+/** resolve_topics: the events that close (true) or reopen (false) an issue's or merge request's topic. */
+const RESOLVES: Partial<Record<GitlabEvent, boolean>> = {
+  "Issue Hook close": true,
+  "Confidential Issue Hook close": true,
+  "Merge Request Hook merge": true,
+  "Merge Request Hook close": true,
+  "Issue Hook reopen": false,
+  "Confidential Issue Hook reopen": false,
+  "Merge Request Hook reopen": false,
+};
 
 /** One handler per event name: the body, the project link when the URL sets a topic, the topic. */
 function handlerFor(event: string, body: BodyFunction): Handler<GitlabOptions> {
   return (p, ctx) => {
     const branches = ctx.options.branches;
-    // An empty `branches` filters nothing; otherwise only the listed branches are posted.
-    if (
-      event === "Push Hook" &&
-      branches !== undefined &&
-      branches.length > 0 &&
-      !branches.includes(branchName(p))
-    ) {
-      return null;
-    }
+    if (event === "Push Hook" && !isBranchNotifiable(branchName(p), branches)) return null;
     let text = body(p, ctx.customTopic !== undefined);
     if (ctx.customTopic !== undefined) {
       text = `[[${repoName(p)}](${projectHomepage(p)})] ${text}`;
     }
     const useMrTitle = ctx.options.use_merge_request_title ?? true;
-    return { topic: truncateTopic(eventTopic(event, p, useMrTitle).trim()), body: text.trimEnd() };
+    const resolves = RESOLVES[event as GitlabEvent];
+    return {
+      topic: truncateTopic(eventTopic(event, p, useMrTitle).trim()),
+      body: text.trimEnd(),
+      ...(resolves === undefined ? {} : { resolves }),
+    };
   };
 }
 
@@ -135,14 +159,22 @@ export default defineIntegration<GitlabOptions, GitlabEvent>({
   name: "gitlab",
   displayName: "GitLab",
   categories: ["version-control"],
+  resolvesTopics: true,
   description:
     "Posts GitLab pushes, tags, issues, merge requests, comments, CI jobs and pipelines, wiki pages, releases, feature flags and deployments.",
   eventHeader: "X-GitLab-Event",
   // With a secret in the bot's config (gitlab_secret or webhook_secret): GitLab's secret token.
   signature: { kind: "token", header: "X-Gitlab-Token" },
-  classify: ({ header, payload }) => gitlabEventName(header, payload),
+  classify: ({ header, payload, options }) =>
+    options.ignore_private_projects === true && isPrivateProject(payload)
+      ? PRIVATE_PROJECT_EVENT
+      : gitlabEventName(header, payload),
+  ignoredEvents: [PRIVATE_PROJECT_EVENT],
   options: {
-    branches: option("Only notify for pushes to these branches (comma-separated)", parse.csvList),
+    branches: branchesOption,
+    ignore_private_projects: option("Exclude notifications from private projects", parse.bool, {
+      default: false,
+    }),
     use_merge_request_title: option("Put the merge request's title in its topic", parse.bool, {
       default: true,
     }),

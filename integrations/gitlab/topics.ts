@@ -1,6 +1,6 @@
 import type { Wild } from "../kit/index.js";
 import { branchNameFromRef, branchTopic, prOrIssueTopic } from "../kit/templates/git.js";
-import { designInfo } from "./bodies.js";
+import { awardable, designInfo } from "./bodies.js";
 import { branchName, repoName } from "./payload.js";
 
 /**
@@ -39,6 +39,33 @@ export function eventTopic(event: string, p: Wild, useMergeRequestTitle: boolean
     const snippet = p.get("snippet");
     return prOrIssueTopic(repo, "snippet", snippet.get("id").int(), snippet.get("title").str());
   }
+  if (event.startsWith("Emoji Hook")) return emojiTopic(p, useMergeRequestTitle);
   if (event.endsWith("Note Hook DesignManagement::Design")) return `${repo} / design ${designInfo(p).name}`;
+  return repo;
+}
+
+/**
+ * An emoji reaction goes to the topic of what it was put on: the issue's, the merge request's, the
+ * snippet's; a reaction to a comment goes to the topic of the commented issue, merge request or
+ * snippet; anything else to the repository's.
+ */
+function emojiTopic(p: Wild, useMergeRequestTitle: boolean): string {
+  const repo = repoName(p);
+  const item = awardable(p);
+  if (item.number !== null && item.type !== "comment") {
+    const title = item.type === "MR" && !useMergeRequestTitle ? "" : (item.title ?? "");
+    return prOrIssueTopic(repo, item.type, item.number, title);
+  }
+  const mr = p.opt("merge_request");
+  if (mr !== undefined) {
+    return prOrIssueTopic(repo, "MR", mr.get("iid").int(), useMergeRequestTitle ? mr.get("title").str() : "");
+  }
+  const issue = p.opt("issue") ?? p.opt("work_item");
+  if (issue !== undefined)
+    return prOrIssueTopic(repo, "issue", issue.get("iid").int(), issue.get("title").str());
+  const snippet = p.opt("project_snippet") ?? p.opt("snippet");
+  if (snippet !== undefined) {
+    return prOrIssueTopic(repo, "snippet", snippet.get("id").int(), snippet.get("title").str());
+  }
   return repo;
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@jest/globals";
-import type { JsonableError } from "../../src/errors.js";
 import {
   casePayload,
   describeCases,
   describeSignature,
   dispatchPayload,
+  expectError,
   expectFixture,
   onlyMessage,
 } from "../kit/testing.js";
@@ -78,13 +78,8 @@ describe("gogs: behaviour", () => {
   });
 
   it("rejects events Zulip's Gogs integration does not support", () => {
-    let caught: unknown;
-    try {
-      dispatchPayload(gogs, "fork", { repository: { name: "test" } });
-    } catch (err) {
-      caught = err;
-    }
-    expect((caught as JsonableError).toJSON()).toEqual({
+    const caught = expectError(() => dispatchPayload(gogs, "fork", { repository: { name: "test" } }));
+    expect(caught.toJSON()).toEqual({
       result: "error",
       msg: "The 'fork' event isn't currently supported by the Gogs webhook",
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",

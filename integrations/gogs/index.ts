@@ -1,4 +1,5 @@
-import { defineIntegration, option, parse } from "../kit/index.js";
+import { branchesOption } from "../kit/branches.js";
+import { defineIntegration } from "../kit/index.js";
 import * as m from "./messages.js";
 
 /**
@@ -12,7 +13,7 @@ export default defineIntegration({
   description: "Pushes, new branches, pull requests, issues, comments and releases from Gogs repositories.",
   eventHeader: "X-Gogs-Event",
   options: {
-    branches: option("Only notify for pushes to these branches (comma-separated)", parse.csvList),
+    branches: branchesOption,
   },
   // Gogs' webhook "Secret": X-Gogs-Signature is the hex HMAC-SHA256 of the body.
   signature: { kind: "hmac", header: "X-Gogs-Signature", algorithm: "sha256" },

@@ -1,4 +1,6 @@
-import type { WebhookMessage, Wild } from "../kit/index.js";
+import { isBranchNotifiable } from "../kit/branches.js";
+import { Wild } from "../kit/index.js";
+import type { WebhookMessage } from "../kit/index.js";
 import {
   branchNameFromRef,
   branchTopic,
@@ -29,10 +31,6 @@ function handle(user: Wild, prefer: "username" | "login" = "username"): string {
   return user.opt(other)?.str() ?? user.get(prefer).str();
 }
 
-function nullableStr(w: Wild | undefined): string | null {
-  return w === undefined || w.isNull() ? null : w.str();
-}
-
 const repoName = (p: Wild): string => p.get("repository").get("name").str();
 const repoUrl = (p: Wild): string => p.get("repository").get("html_url").str();
 
@@ -40,7 +38,7 @@ const repoUrl = (p: Wild): string => p.get("repository").get("html_url").str();
 function commitsOf(p: Wild): CommitData[] {
   return (p.opt("commits")?.items() ?? []).map((c) => {
     const author = c.get("author");
-    const username = nullableStr(author.opt("username")) ?? "";
+    const username = Wild.strOrNull(author.opt("username")) ?? "";
     return {
       name: username !== "" ? username : (author.get("name").str().trim().split(/\s+/)[0] ?? ""),
       sha: c.get("id").str(),
@@ -51,12 +49,12 @@ function commitsOf(p: Wild): CommitData[] {
 }
 
 /** A push; `branches` (the URL option) keeps only pushes to the listed branches. */
-export function push(p: Wild, branches: string[] | undefined): WebhookMessage | null {
+export function push(p: Wild, branches: readonly string[] | undefined): WebhookMessage | null {
   const branch = branchNameFromRef(p.get("ref").str());
-  if (branches !== undefined && !branches.includes(branch)) return null;
+  if (!isBranchNotifiable(branch, branches)) return null;
   const body = pushCommitsMessage({
     userName: handle(p.get("sender")),
-    compareUrl: nullableStr(p.opt("compare_url")),
+    compareUrl: Wild.strOrNull(p.opt("compare_url")),
     branchName: branch,
     commits: commitsOf(p),
   });
@@ -121,7 +119,7 @@ export function issues(p: Wild, includeTitle: boolean): WebhookMessage {
     action,
     url: `${repoUrl(p)}/issues/${number}`,
     number,
-    message: nullableStr(issue.opt("body")),
+    message: Wild.strOrNull(issue.opt("body")),
     assignee,
     assigneeUpdated: action === "assigned" ? assignee : null,
     title: includeTitle ? issue.get("title").str() : null,
@@ -140,7 +138,7 @@ export function issueComment(p: Wild, includeTitle: boolean): WebhookMessage {
     action: action === "created" ? `[commented](${url}) on` : `${action} a [comment](${url}) on`,
     url: `${repoUrl(p)}/issues/${number}`,
     number,
-    message: nullableStr(comment.opt("body")),
+    message: Wild.strOrNull(comment.opt("body")),
     title: includeTitle ? issue.get("title").str() : null,
   });
   return msg(issueTopic(p), body);

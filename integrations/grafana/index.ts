@@ -2,7 +2,7 @@ import { defineIntegration } from "../kit/index.js";
 import type { Handler } from "../kit/index.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { isoToSeconds, normalizeBody, pyStrip, truncateTopic } from "../kit/message-text.js";
-import { PyFloat, PyInt, PyObject, parsePythonJson } from "../kit/python-json.js";
+import { PyObject, parsePythonJson, pythonStr } from "../kit/python-json.js";
 import type { PyJson } from "../kit/python-json.js";
 
 const LEGACY_EVENT_TYPES = ["ok", "pending", "alerting", "paused", "no_data"] as const;
@@ -22,11 +22,9 @@ function statusLine(state: string): string {
 
 /** Python's `str()` of a JSON value Grafana sends as a number (or null). */
 function pyStr(value: PyJson | undefined, fallback: Wild | undefined): string {
-  if (value instanceof PyInt || value instanceof PyFloat) return value.toString();
-  if (value === null) return "None";
-  if (typeof value === "string") return value;
-  if (typeof value === "boolean") return value ? "True" : "False";
-  return fallback?.text() ?? "None";
+  if (value === undefined || Array.isArray(value) || value instanceof PyObject)
+    return fallback?.text() ?? "None";
+  return pythonStr(value);
 }
 
 /** The raw payload as Python reads it, so that values print as Zulip prints them (`1.0`, `1e-05`). */
@@ -84,6 +82,8 @@ function unifiedAlert(alert: Wild, py: PyJson | undefined): WebhookMessage {
   return {
     topic: truncateTopic(`[${title}]`),
     body: normalizeBody(pyStrip(`${statusLine(status)}**${title}**\n\n${message}`)),
+    // resolve_topics: the alert's topic is resolved when it resolves, unresolved when it fires again.
+    ...(status === "resolved" ? { resolves: true } : status === "firing" ? { resolves: false } : {}),
   };
 }
 
@@ -120,6 +120,7 @@ export default defineIntegration({
   name: "grafana",
   displayName: "Grafana",
   categories: ["monitoring"],
+  resolvesTopics: true,
   description: "Posts Grafana alerts (unified alerting and legacy dashboard alerts).",
   // Legacy alerts are named after their state; unified payloads hold several alerts, each filtered
   // on its own status ("firing", "resolved") by the handler.

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "@jest/globals";
-import { JsonableError } from "../../src/errors.js";
-import { describeCases, describeSignature, dispatchPayload, expectFixture } from "../kit/testing.js";
+import {
+  describeCases,
+  describeSignature,
+  dispatchPayload,
+  expectError,
+  expectFixture,
+} from "../kit/testing.js";
 import greenhouse from "./index.js";
 
 const here = new URL(".", import.meta.url);
@@ -33,14 +38,10 @@ describe("greenhouse: beyond the recorded cases", () => {
   });
 
   it("rejects actions without a candidate, named by the action", () => {
-    let caught: unknown;
-    try {
-      dispatchPayload(greenhouse, undefined, { action: "offer_created", payload: { offer: { id: 1 } } });
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JsonableError);
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+    const caught = expectError(() =>
+      dispatchPayload(greenhouse, undefined, { action: "offer_created", payload: { offer: { id: 1 } } }),
+    );
+    expect(caught.toJSON()).toMatchObject({
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
       event_type: "offer_created",
     });

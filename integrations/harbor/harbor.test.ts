@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
-import { verifySignature } from "../../src/domain/webhooks/signatures.js";
+import { verifySignature } from "../kit/signatures.js";
 import { JsonableError } from "../../src/errors.js";
-import { casePayload, describeCases, dispatchPayload, onlyMessage } from "../kit/testing.js";
+import { casePayload, describeCases, dispatchPayload, expectError, onlyMessage } from "../kit/testing.js";
 import harbor from "./index.js";
 
 const casesDir = new URL("./fixtures/cases", import.meta.url);
@@ -25,13 +25,8 @@ describe("harbor: behaviour", () => {
     resource["scan_overview"] = {
       "application/vnd.scanner.adapter.vuln.report.harbor+json; version=1.0": {},
     };
-    let caught: unknown;
-    try {
-      dispatchPayload(harbor, undefined, p);
-    } catch (err) {
-      caught = err;
-    }
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+    const caught = expectError(() => dispatchPayload(harbor, undefined, p));
+    expect(caught.toJSON()).toMatchObject({
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
       event_type: "['application/vnd.scanner.adapter.vuln.report.harbor+json; version=1.0']",
     });

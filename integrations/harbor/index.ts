@@ -1,6 +1,7 @@
 import { UnsupportedWebhookEventTypeError } from "../../src/errors.js";
 import { defineIntegration } from "../kit/index.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
+import { pythonRepr } from "../kit/python-json.js";
 import { truncateTopic } from "../kit/templates/git.js";
 
 /** The scan report format Harbor 2.x attaches to a scanned artifact. */
@@ -18,11 +19,6 @@ function imageId(p: Wild): string {
     : `${repository(p)}:${tag.text()}`;
 }
 
-/** Python's `str(list_of_strings)`: `['a', 'b']`. */
-function pyStrList(items: string[]): string {
-  return `[${items.map((s) => (s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s}'`)).join(", ")}]`;
-}
-
 export function pushArtifact(p: Wild): WebhookMessage {
   const image = imageId(p);
   return {
@@ -35,7 +31,7 @@ export function scanningCompleted(p: Wild): WebhookMessage {
   const overview = firstResource(p).get("scan_overview");
   if (overview.opt(REPORT) === undefined) {
     // Zulip names the report formats it was given instead.
-    throw new UnsupportedWebhookEventTypeError(pyStrList(overview.keys()));
+    throw new UnsupportedWebhookEventTypeError(pythonRepr(overview.keys()));
   }
   const summary = overview.get(REPORT).opt("summary")?.opt("summary");
   const rows = (summary?.entries() ?? []).map(([severity, count]) => `* ${severity}: **${count.text()}**`);

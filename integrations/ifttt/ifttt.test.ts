@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { fixtureRequest } from "../kit/index.js";
-import { dispatchWebhook } from "../kit/dispatch.js";
+import { dispatchWebhook } from "../kit/stages.js";
 import { describeCases, dispatchPayload, expectFixture } from "../kit/testing.js";
 import ifttt from "./index.js";
 

@@ -1,6 +1,7 @@
 import { AnomalousWebhookPayloadError } from "../../src/errors.js";
 import { defineIntegration } from "../kit/index.js";
-import type { WebhookContext, Wild } from "../kit/index.js";
+import { Wild } from "../kit/index.js";
+import type { WebhookContext, WebhookMessage } from "../kit/index.js";
 import { normalizeBody, truncateTopic } from "../kit/message-text.js";
 import { convertJiraMarkup, normalizeComment } from "./markup.js";
 
@@ -41,19 +42,8 @@ function getIn(p: Wild, keys: string[], fallback = ""): string {
 function eventType(p: Wild): string {
   const event = p.opt("webhookEvent")?.str();
   if (event !== undefined) return event;
-  if (isTruthy(p.opt("transition"))) return "jira:issue_updated";
+  if (Wild.truthy(p.opt("transition"))) return "jira:issue_updated";
   throw new AnomalousWebhookPayloadError(DISPLAY_NAME);
-}
-
-/** Python truthiness of a JSON value. */
-function isTruthy(w: Wild | undefined): boolean {
-  if (w === undefined) return false;
-  const v = w.value;
-  if (typeof v === "string") return v !== "";
-  if (typeof v === "number") return v !== 0;
-  if (typeof v === "boolean") return v;
-  if (Array.isArray(v)) return v.length > 0;
-  return typeof v === "object" && v !== null && Object.keys(v).length > 0;
 }
 
 function issueId(p: Wild): string {
@@ -94,8 +84,8 @@ function assigneeMention(p: Wild, ctx: WebhookContext): string {
 function updateSubEvent(p: Wild): string {
   const sub = p.opt("issue_event_type_name")?.str() ?? "";
   if (sub !== "") return sub;
-  if (isTruthy(p.opt("comment"))) return "issue_commented";
-  if (isTruthy(p.opt("transition"))) return "issue_transited";
+  if (Wild.truthy(p.opt("comment"))) return "issue_commented";
+  if (Wild.truthy(p.opt("transition"))) return "issue_transited";
   return "";
 }
 
@@ -133,7 +123,7 @@ function issueUpdated(p: Wild, ctx: WebhookContext): string {
           ? "edited a comment on"
           : "deleted a comment from";
     const comment = p.opt("comment");
-    if (comment !== undefined && isTruthy(comment)) {
+    if (comment !== undefined && Wild.truthy(comment)) {
       const body = convertJiraMarkup(comment.get("body").str());
       return `${comment.get("author").get("displayName").str()} ${verb} ${issue}${blurb}:\n\n\`\`\` quote\n${body}\n\`\`\``;
     }
@@ -169,6 +159,19 @@ function commentEvent(verb: string, strike: boolean): (p: Wild) => string {
   };
 }
 
+/**
+ * resolve_topics: Jira sets an issue's resolution when it is done, and clears it when it reopens
+ * (the `resolution` item of the changelog).
+ */
+function resolutionChange(p: Wild): boolean | undefined {
+  for (const item of p.opt("changelog")?.opt("items")?.items() ?? []) {
+    if (item.get("field").str() !== "resolution") continue;
+    const to = item.opt("toString");
+    return to !== undefined && !to.isNull() && to.str() !== "";
+  }
+  return undefined;
+}
+
 const message =
   (render: (p: Wild, ctx: WebhookContext) => string) =>
   (p: Wild, ctx: WebhookContext): { topic: string; body: string } => ({
@@ -176,18 +179,25 @@ const message =
     body: normalizeBody(render(p, ctx)),
   });
 
+const updated = (p: Wild, ctx: WebhookContext): WebhookMessage => {
+  const resolves = resolutionChange(p);
+  return { ...message(issueUpdated)(p, ctx), ...(resolves === undefined ? {} : { resolves }) };
+};
+
 /** Jira: issues created, updated (fields, assignee, status, comments) and deleted; comment events. */
 export default defineIntegration<Record<string, unknown>, JiraEvent>({
   name: "jira",
   displayName: DISPLAY_NAME,
   categories: ["project-management"],
+  resolvesTopics: true,
   description: "Posts Jira issue changes and comments, one topic per issue.",
+  needs: ["directory"],
   classify: ({ payload }) => eventType(payload),
   // Assignees are named after the realm's user with their email address (ctx.userFullName).
   events: {
     "jira:issue_created": message(issueCreated),
     "jira:issue_deleted": message(issueDeleted),
-    "jira:issue_updated": message(issueUpdated),
+    "jira:issue_updated": updated,
     comment_created: message(commentEvent("commented on", false)),
     comment_updated: message(commentEvent("updated their comment on", false)),
     comment_deleted: message(commentEvent("deleted their comment on", true)),

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
-import type { JsonableError } from "../../src/errors.js";
 import { dispatchWebhook } from "../kit/index.js";
 import type { DispatchOutcome } from "../kit/index.js";
-import { describeCases } from "../kit/testing.js";
+import { describeCases, expectError } from "../kit/testing.js";
 import jira from "./index.js";
 
 // Zulip's test realm, against which the cases were recorded: assignees are named after its users.
@@ -98,16 +97,36 @@ describe("jira: events the recorded cases lack", () => {
     expect(() => post({ webhookEvent: "board_created" })).toThrow(
       "The 'board_created' event isn't currently supported by the Jira webhook",
     );
-    let caught: unknown;
-    try {
-      post({ user: {} });
-    } catch (err) {
-      caught = err;
-    }
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+    const caught = expectError(() => post({ user: {} }));
+    expect(caught.toJSON()).toMatchObject({
       code: "ANOMALOUS_WEBHOOK_PAYLOAD",
       msg: "Unable to parse request: Did Jira generate this event?",
       webhook_name: "Jira",
     });
+  });
+});
+
+describe("jira: resolve_topics", () => {
+  const update = (items: unknown[]): unknown => ({
+    webhookEvent: "jira:issue_updated",
+    issue_event_type_name: "issue_generic",
+    user: { displayName: "Ann A." },
+    issue,
+    changelog: { items },
+  });
+  const resolvesOf = (o: DispatchOutcome): unknown =>
+    o.kind === "messages" ? o.messages.map((m) => m.resolves) : o.kind;
+
+  it("resolves when the issue gets a resolution, unresolves when it loses it, else neither", () => {
+    const status = { field: "status", fromString: "In Progress", toString: "Done" };
+    expect(
+      resolvesOf(post(update([status, { field: "resolution", fromString: null, toString: "Done" }]))),
+    ).toEqual([true]);
+    expect(resolvesOf(post(update([{ field: "resolution", fromString: "Done", toString: null }])))).toEqual([
+      false,
+    ]);
+    expect(resolvesOf(post(update([{ field: "priority", fromString: "Low", toString: "High" }])))).toEqual([
+      undefined,
+    ]);
   });
 });

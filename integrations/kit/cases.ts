@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { WebhookRequest } from "../../src/domain/webhooks/stages.js";
+import type { WebhookRequest } from "./stages.js";
 
 /**
  * A recorded case: a real payload a service sends, with the message it must produce (the format of

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { JsonableError, UnsupportedWebhookEventTypeError } from "../../src/errors.js";
 import { defineIntegration, form, json, jsonOrForm, option, parse, payloadField, reply } from "./index.js";
-import { dispatchWebhook } from "./dispatch.js";
-import type { WebhookRequest } from "../../src/domain/webhooks/stages.js";
+import { dispatchWebhook, type WebhookRequest } from "./stages.js";
 
 const shop = defineIntegration({
   name: "shop",
@@ -265,5 +264,58 @@ describe("errors of handlers", () => {
       webhook_name: "Picky",
       event_type: "odd",
     });
+  });
+});
+
+describe("declared needs", () => {
+  const greeter = (needs: readonly ("directory" | "botConfig")[]) =>
+    defineIntegration({
+      name: "greeter",
+      displayName: "Greeter",
+      categories: ["misc"],
+      needs,
+      events: {
+        hello: (p, ctx) => {
+          // A handler's own try must not change what it is given (the old lazy loading threw here).
+          try {
+            const name = ctx.userFullName(p.get("email").str()) ?? "nobody";
+            return { topic: "greetings", body: `Hello ${name}, ${ctx.botConfig()["greeting"] ?? "hi"}` };
+          } catch {
+            return { topic: "greetings", body: "caught" };
+          }
+        },
+      },
+    });
+  const request: WebhookRequest = {
+    headers: {},
+    params: {},
+    rawBody: Buffer.from('{"email":"ANN@example.com"}'),
+    userFullName: (email) => (email === "ANN@example.com" ? "Ann" : undefined),
+    botConfig: () => ({ greeting: "welcome" }),
+  };
+
+  it("gives the handler the directory and the bot config it declares", () => {
+    expect(dispatchWebhook(greeter(["directory", "botConfig"]), request)).toEqual({
+      kind: "messages",
+      event: "hello",
+      messages: [{ topic: "greetings", body: "Hello Ann, welcome" }],
+    });
+  });
+
+  it("refuses a read the integration does not declare, even inside the handler's try", () => {
+    expect(dispatchWebhook(greeter(["directory"]), request)).toEqual({
+      kind: "messages",
+      event: "hello",
+      messages: [{ topic: "greetings", body: "caught" }],
+    });
+    const undeclared = defineIntegration({
+      name: "undeclared",
+      displayName: "Undeclared",
+      categories: ["misc"],
+      events: { hello: (p, ctx) => ({ topic: "t", body: ctx.userFullName(p.get("email").str()) ?? "?" }) },
+    });
+    expect(() => dispatchWebhook(undeclared, request)).toThrow(
+      `Integration 'undeclared' reads 'directory' without declaring needs: ["directory"]`,
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { json } from "./readers.js";
+import type { BodyReader, Params } from "./readers.js";
 import type { Wild } from "./wild.js";
 
 /** One message an integration wants to send. The pipeline applies the URL's `topic` override. */
@@ -16,6 +17,33 @@ export interface WebhookMessage {
    * `channels_map_to_topics=0`: a stream per Slack channel). The URL's `topic` still applies.
    */
   stream?: string;
+  /**
+   * The event closes (true) or reopens (false) the object the topic is about (an issue, an
+   * incident, an alert). With `resolve_topics=true` in the URL, the pipeline marks the topic
+   * resolved after posting it, or unresolved before (the integration declares `resolvesTopics`).
+   */
+  resolves?: boolean;
+  /**
+   * Only the object's status changed (an incident acknowledged, an alert closed, a check's state).
+   * With `edit_status_messages=true` in the URL, the pipeline edits the bot's previous status
+   * message in the topic instead of posting, while nobody has posted there since (the integration
+   * declares `editsStatusMessages`).
+   */
+  statusOnly?: boolean;
+  /**
+   * Whose status it is, when the topic holds several objects (a repository's topic, a commit's
+   * checks): only a previous status message of the same object is edited. Default: the topic's.
+   */
+  statusOf?: string;
+}
+
+/**
+ * What an event means for the object its topic is about, in an integration's `topicLifecycle`
+ * table: closes it (`resolves: true`), reopens it (`false`), changes only its status.
+ */
+export interface LifecycleEntry {
+  resolves?: boolean;
+  statusOnly?: boolean;
 }
 
 /** What a handler returns: a message, several, or null to stay deliberately silent (200, nothing sent). */
@@ -36,8 +64,6 @@ export function reply(fields: Readonly<Record<string, unknown>>, result: Handler
 }
 
 /** Query-string and form parameters merged (form wins), as strings. */
-export type Params = Readonly<Record<string, string>>;
-
 /** Everything a handler may know about the request besides the payload. Handlers do no I/O. */
 export interface WebhookContext<O = Record<string, unknown>> {
   /** Parsed values of the integration's declared options (absent when not given and no default). */
@@ -46,29 +72,55 @@ export interface WebhookContext<O = Record<string, unknown>> {
   customTopic: string | undefined;
   /** The classified event name (a key of `events`). */
   event: string;
+  /**
+   * The URL asks for one object's life per topic (`resolve_topics` or `edit_status_messages`, for
+   * an integration that declares them, and no `topic`): an integration whose plain topic holds
+   * many objects (Opsgenie's integration name) gives each object a topic of its own.
+   */
+  lifecycle: boolean;
   /** The raw event header value, when the integration declares one and the request has it. */
   eventHeader: string | undefined;
   /** Case-insensitive request header lookup. */
   header(name: string): string | undefined;
+  /** The names of the request's headers, lower-case. */
+  headerNames(): string[];
   /** Query-string and form parameters (strings), for integrations that read extra ones. */
   params: Params;
   /** The request body as text (Python number formatting in the JSON formatter, raw XML, …). */
   rawBody: string;
-  /** The full name of the realm's active user with this email, or undefined (Zulip's Jira names assignees). */
+  /**
+   * The full name of the realm's active user with this email, or undefined (Zulip's Jira names
+   * assignees). Only for integrations that declare `needs: ["directory"]`.
+   */
   userFullName(email: string): string | undefined;
+  /**
+   * The full names of the realm's active users whose external-account profile field of this kind
+   * (`github`, `twitter`, …) holds `account` (case-insensitive); Zulip's get_user_by_external_account,
+   * for silent mentions of the person who acted. Only for `needs: ["externalAccounts"]`.
+   */
+  usersByExternalAccount(kind: string, account: string): readonly string[];
   /**
    * Whether `only_events` / `exclude_events` let this name through: for payloads that hold several
    * items each filtered on its own (PagerDuty incidents, Grafana alerts; their event is unfiltered).
    */
   wanted(name: string): boolean;
-  /** The bot's config_data entries (loaded on first use; the template integration's templates). */
+  /**
+   * The bot's config_data entries (the template integration's templates). Only for integrations
+   * that declare `needs: ["botConfig"]`.
+   */
   botConfig(): Readonly<Record<string, string>>;
+  /**
+   * Renders LiquidJS templates for the topic and the body as the template integration does (its
+   * limits, filters and thread; they see `payload`, `headers` and `query` of this request). Only
+   * for integrations that declare `needs: ["templates"]` (a template bot exported as a module).
+   */
+  renderTemplates(templates: { topic: string; body: string }): Promise<{ topic: string; body: string }>;
 }
 
 export type Handler<O = Record<string, unknown>> = (
   payload: Wild,
   ctx: WebhookContext<O>,
-) => HandlerResult | Reply;
+) => HandlerResult | Reply | Promise<HandlerResult | Reply>;
 
 /** What the classifier sees. */
 export interface ClassifyInput<O = Record<string, unknown>> {
@@ -81,27 +133,18 @@ export interface ClassifyInput<O = Record<string, unknown>> {
   httpHeader(name: string): string | undefined;
 }
 
+/**
+ * What a handler reads beyond the request, loaded by the server before dispatch: the realm's user
+ * directory (`ctx.userFullName`) or the bot's configuration (`ctx.botConfig`).
+ */
+export type WebhookNeed = "directory" | "botConfig" | "externalAccounts" | "templates";
+
 /** A declared option: a URL/config parameter with a label and a parser that validates it. */
 export interface OptionSpec<T> {
   label: string;
   /** Throws an Error whose message says what is wrong (the pipeline names the option). */
   parse: (raw: string) => T;
   default?: T;
-}
-
-/** The parts of a request a body reader needs. Header names are lower-case. */
-export interface BodyInput {
-  rawBody: Buffer;
-  contentType: string | undefined;
-  /** Parsed form fields when the body was urlencoded or multipart. */
-  form: Params | undefined;
-  params: Params;
-}
-
-/** How an integration's payload is read from the request: `json()`, `form()`, `jsonOrForm()`, `payloadField()`. */
-export interface BodyReader {
-  readonly kind: string;
-  read(input: BodyInput): Wild;
 }
 
 /** The request as signature schemes see it. */
@@ -133,6 +176,13 @@ export type SignatureScheme =
   | { kind: "token"; header: string; prefix?: string }
   /** Stripe's `t=<ts>,v1=<hex hmac-sha256 of "<ts>.<body>">`, with a tolerance in seconds. */
   | { kind: "timestamped-hmac"; header: string; toleranceSeconds: number }
+  /**
+   * Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature` with `v1,`/`v1a,`
+   * signatures; src/lib/standard-webhooks.ts): the bot's secret may list several, space-separated.
+   * Required: without a configured secret the request is refused. Repeated `webhook-id`s are
+   * acknowledged without posting again.
+   */
+  | { kind: "standard-webhooks"; header: "webhook-signature" }
   /** Netlify's JWS (HS256) whose `sha256` claim is the hex SHA-256 of the body. */
   | { kind: "jws"; header: string }
   /**
@@ -182,8 +232,16 @@ export interface IntegrationDefinition<O = Record<string, unknown>, E extends st
   eventHeader?: string | { name: string; optional?: boolean };
   /** Declared URL options, parsed once and given to the classifier and the handlers. */
   options?: { [K in keyof O]: OptionSpec<O[K]> };
+  /** Data the handlers read beyond the request, loaded before dispatch (none by default). */
+  needs?: readonly WebhookNeed[];
   /** Verified when the bot has a secret (`<name>_secret` or `webhook_secret` in its config). */
   signature?: SignatureScheme;
+  /**
+   * The service's id of one delivery (the same on its retries and redeliveries), by which a signed
+   * request seen before is answered with success and posts nothing. Default: the first of the
+   * well-known delivery-id headers (`deliveryIdOf` in signatures.ts).
+   */
+  deliveryId?: (req: SignedRequest) => string | undefined;
   /**
    * The event's name: a key of `events` or a name matched by `ignoredEvents`; anything else is an
    * unsupported event. Omitted: the event header's value, or the only key of `events`.
@@ -198,6 +256,18 @@ export interface IntegrationDefinition<O = Record<string, unknown>, E extends st
    * type, e.g. the JSON formatter).
    */
   unfilteredEvents?: readonly NoInfer<E>[];
+  /** Its messages say when the topic's object closes or reopens (`WebhookMessage.resolves`). */
+  resolvesTopics?: boolean;
+  /**
+   * Its messages may be status-only changes (`WebhookMessage.statusOnly`): the URL option
+   * `edit_status_messages` is offered.
+   */
+  editsStatusMessages?: boolean;
+  /**
+   * `resolves` / `statusOnly` by event name, for the messages of an event that do not set them
+   * themselves: one entry per event (`{ Close: { resolves: true, statusOnly: true } }`).
+   */
+  topicLifecycle?: Readonly<Partial<Record<NoInfer<E>, LifecycleEntry>>>;
   /** Set-up handshake, called after authentication and before anything else; undefined → go on. */
   handshake?: (req: HandshakeRequest) => HandshakeResponse | undefined;
 }

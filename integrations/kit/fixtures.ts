@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { WebhookRequest } from "../../src/domain/webhooks/stages.js";
+import type { WebhookRequest } from "./stages.js";
 import type { AnyIntegration } from "./define-integration.js";
 
 /**
@@ -13,6 +13,11 @@ import type { AnyIntegration } from "./define-integration.js";
 export function fixturesDir(dir: URL | string): string {
   const d = typeof dir === "string" ? dir : fileURLToPath(dir);
   return path.basename(d) === "fixtures" ? d : path.join(d, "fixtures");
+}
+
+/** The folder of a bundled integration (`integrations/<name>/`): its doc.md and fixtures. */
+export function integrationFolder(name: string): string {
+  return fileURLToPath(new URL(`../${name}/`, import.meta.url));
 }
 
 export function listFixtures(dir: URL | string): string[] {

@@ -2,8 +2,6 @@ export { Wild } from "./wild.js";
 export { defineIntegration, option, parse, reply } from "./define-integration.js";
 export type {
   AnyIntegration,
-  BodyInput,
-  BodyReader,
   ClassifyInput,
   Handler,
   HandlerResult,
@@ -11,19 +9,23 @@ export type {
   HandshakeResponse,
   Integration,
   IntegrationDefinition,
+  LifecycleEntry,
   OptionSpec,
-  Params,
   Reply,
   SignatureScheme,
   SignedRequest,
   WebhookContext,
   WebhookMessage,
+  WebhookNeed,
 } from "./define-integration.js";
 export { form, json, jsonOrForm, payloadField, text } from "./readers.js";
-export { isEventWanted, unquote } from "../../src/domain/webhooks/stages.js";
-export type { DispatchOutcome, WebhookRequest } from "../../src/domain/webhooks/stages.js";
+export type { BodyInput, BodyReader, Params } from "./readers.js";
+export { isEventWanted, unquote } from "./stages.js";
+export type { DispatchOutcome, WebhookRequest } from "./stages.js";
 export { wildcardMatch } from "./wildcard.js";
+export { pythonRepr, pythonStr } from "./python-json.js";
 export { caseBody, caseQuery, caseRequest, loadCases, multipartFields } from "./cases.js";
 export type { WebhookCase } from "./cases.js";
-export { fixtureRequest, fixturesDir, listFixtures } from "./fixtures.js";
-export { dispatchWebhook } from "./dispatch.js";
+export { fixtureRequest, fixturesDir, integrationFolder, listFixtures } from "./fixtures.js";
+export { dispatchWebhook, dispatchWebhookAsync } from "./stages.js";
+export { branchesOption, isBranchNotifiable } from "./branches.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { isoToSeconds, normalizeBody, truncateTopic, unixToIso } from "./message-text.js";
-import { parsePythonJson, pythonFloatRepr, pythonJsonDumps } from "./python-json.js";
+import { parsePythonJson, pythonFloatRepr, pythonJsonDumps, pythonRepr, pythonStr } from "./python-json.js";
 
 describe("pythonFloatRepr", () => {
   it("prints floats as Python's repr does", () => {
@@ -31,6 +31,32 @@ describe("pythonJsonDumps(parsePythonJson(text), 2)", () => {
 
   it("rejects text that is not JSON", () => {
     expect(() => parsePythonJson("{'a': 1}")).toThrow("Invalid JSON");
+  });
+});
+
+describe("pythonStr and pythonRepr", () => {
+  it("print scalars as Python's str() does", () => {
+    expect([null, undefined, true, false, 2, 2.5, "tab\there"].map(pythonStr)).toEqual([
+      "None",
+      "None",
+      "True",
+      "False",
+      "2",
+      "2.5",
+      "tab\there",
+    ]);
+  });
+
+  it("quote strings inside containers as Python's repr() does", () => {
+    expect(pythonRepr(["it's", 'say "hi"', "both ' \"", "tab\t", "\u0001"])).toBe(
+      `["it's", 'say "hi"', 'both \\' "', 'tab\\t', '\\x01']`,
+    );
+    expect(pythonStr({ a: "x", b: [1, false, null] })).toBe("{'a': 'x', 'b': [1, False, None]}");
+  });
+
+  it("keep what parsePythonJson kept: floats, big integers, key order", () => {
+    const parsed = parsePythonJson('{"b": 1.0, "a": [1e-05, null, true], "c": 12345678901234567890}');
+    expect(pythonStr(parsed)).toBe("{'b': 1.0, 'a': [1e-05, None, True], 'c': 12345678901234567890}");
   });
 });
 

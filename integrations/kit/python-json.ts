@@ -250,3 +250,50 @@ export function fromJsValue(value: unknown): PyJson {
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) obj.entries.set(k, fromJsValue(v));
   return obj;
 }
+
+/** Python's `repr()` of a string: single quotes unless the text has one and no double quote. */
+function pythonStringRepr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = "";
+  for (const ch of s) {
+    if (ch === "\\") out += "\\\\";
+    else if (ch === quote) out += `\\${ch}`;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\t") out += "\\t";
+    else if (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f) {
+      out += `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`;
+    } else out += ch;
+  }
+  return `${quote}${out}${quote}`;
+}
+
+/**
+ * Python's `repr()` of a JSON value, parsed either way (`parsePythonJson`'s PyJson or `JSON.parse`'s
+ * plain values): what `str()` shows of the strings inside a list or a dict.
+ */
+export function pythonRepr(value: unknown): string {
+  if (typeof value === "string") return pythonStringRepr(value);
+  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(", ")}]`;
+  const entries =
+    value instanceof PyObject
+      ? [...value.entries]
+      : typeof value === "object" && value !== null && !(value instanceof PyInt || value instanceof PyFloat)
+        ? Object.entries(value)
+        : undefined;
+  if (entries !== undefined) {
+    return `{${entries.map(([k, v]) => `${pythonStringRepr(k)}: ${pythonRepr(v)}`).join(", ")}}`;
+  }
+  return pythonStr(value);
+}
+
+/** Python's `str()` of a JSON value, parsed either way (see `pythonRepr`); a missing value is `None`. */
+export function pythonStr(value: unknown): string {
+  if (value === null || value === undefined) return "None";
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "number") return pythonNumberStr(value);
+  if (value instanceof PyInt) return value.toString();
+  if (value instanceof PyFloat) return pythonFloatRepr(value.value);
+  return pythonRepr(value);
+}

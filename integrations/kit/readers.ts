@@ -1,11 +1,28 @@
 import { InvalidJsonError, RequestVariableMissingError } from "../../src/errors.js";
-import type { BodyInput, BodyReader } from "./define-integration.js";
 import { Wild } from "./wild.js";
 
 /**
  * Body readers: how an integration's payload is read from the request, declared once in its
  * definition (`body: form()`). The pipeline's "read body" stage calls `read`.
  */
+
+/** Query and form parameters, by name. */
+export type Params = Readonly<Record<string, string>>;
+
+/** The parts of a request a body reader needs. Header names are lower-case. */
+export interface BodyInput {
+  rawBody: Buffer;
+  contentType: string | undefined;
+  /** Parsed form fields when the body was urlencoded or multipart. */
+  form: Params | undefined;
+  params: Params;
+}
+
+/** How an integration's payload is read from the request: `json()`, `form()`, `jsonOrForm()`, `payloadField()`. */
+export interface BodyReader {
+  readonly kind: string;
+  read(input: BodyInput): Wild;
+}
 
 function isJsonContentType(value: string | undefined): boolean {
   return (value ?? "").split(";")[0]?.trim().toLowerCase() === "application/json";

@@ -4,10 +4,9 @@ import { fileURLToPath } from "node:url";
 import { JsonableError } from "../../src/errors.js";
 import { caseRequest, loadCases } from "./cases.js";
 import type { WebhookCase } from "./cases.js";
-import type { DispatchOutcome } from "../../src/domain/webhooks/stages.js";
-import { verifySignature } from "../../src/domain/webhooks/signatures.js";
+import { verifySignature } from "./signatures.js";
 import type { AnyIntegration } from "./define-integration.js";
-import { dispatchWebhook } from "./dispatch.js";
+import { dispatchWebhook, dispatchWebhookAsync, type DispatchOutcome } from "./stages.js";
 import { fixtureRequest } from "./fixtures.js";
 
 /** What a case must produce, read from the case file (never computed by production code). */
@@ -76,16 +75,16 @@ export function describeCases(
       expect(cases.length).toBeGreaterThan(0);
     });
     for (const c of cases) {
-      it(c.case_id, () => {
+      it(c.case_id, async () => {
         const want = expectedOutcome(c);
-        const run = (): ReturnType<typeof dispatchWebhook> =>
-          dispatchWebhook(integration, { ...caseRequest(c), userFullName });
+        const run = (): Promise<DispatchOutcome> =>
+          dispatchWebhookAsync(integration, { ...caseRequest(c), userFullName });
         if (want.kind === "error") {
           // The error's status and body: the case's fields (Zulip checks the message; this
           // server's bodies also carry a code).
           let caught: unknown;
           try {
-            run();
+            await run();
           } catch (err) {
             caught = err;
           }
@@ -100,7 +99,7 @@ export function describeCases(
         if (want.kind === "unsupported") {
           let caught: unknown;
           try {
-            run();
+            await run();
           } catch (err) {
             caught = err;
           }
@@ -111,7 +110,7 @@ export function describeCases(
           });
           return;
         }
-        const outcome = run();
+        const outcome = await run();
         if (want.kind === "none") {
           expect(outcome.kind).not.toBe("messages");
           return;
@@ -145,7 +144,12 @@ export function expectFixture(
   }
   expect(outcome.kind).toBe("messages");
   if (outcome.kind !== "messages") return;
-  expect(outcome.messages[outcome.messages.length - 1]).toEqual(expected);
+  // What is posted; its topic lifecycle is asserted on its own (`resolves`, `statusOnly`, `statusOf`).
+  const last = { ...outcome.messages[outcome.messages.length - 1] };
+  delete last.resolves;
+  delete last.statusOnly;
+  delete last.statusOf;
+  expect(last).toEqual(expected);
 }
 
 /** A recorded case's payload, deep-copied so a test may edit it: `casePayload(casesDir, "test_push")`. */
@@ -175,10 +179,27 @@ export function dispatchPayload(
   });
 }
 
+/**
+ * The error `run` throws, which must be one the server writes to the wire (a JsonableError: its
+ * `httpStatus` and `toJSON()` are what the sender gets); fails the test when nothing or something
+ * else is thrown.
+ */
+export function expectError(run: () => unknown): JsonableError {
+  try {
+    run();
+  } catch (err) {
+    expect(err).toBeInstanceOf(JsonableError);
+    return err as JsonableError;
+  }
+  throw new Error("expected an error, but nothing was thrown");
+}
+
 /** The one message an outcome holds (fails the test otherwise). */
 export function onlyMessage(outcome: DispatchOutcome): {
   topic: string;
   body: string;
+  resolves?: boolean;
+  statusOnly?: boolean;
 } {
   if (outcome.kind !== "messages") throw new Error(`expected a message, got ${outcome.kind}`);
   expect(outcome.messages).toHaveLength(1);

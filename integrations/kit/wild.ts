@@ -11,6 +11,25 @@ export class Wild {
     readonly path = "payload",
   ) {}
 
+  /**
+   * Python's truthiness of an optional value (`if payload.get("x"):`): false when absent, null,
+   * "", 0, false, [] or {}; narrows to a present Wild.
+   */
+  static truthy(w: Wild | undefined): w is Wild {
+    if (w === undefined) return false;
+    const v = w.value;
+    if (typeof v === "string") return v !== "";
+    if (typeof v === "number") return v !== 0;
+    if (typeof v === "boolean") return v;
+    if (Array.isArray(v)) return v.length > 0;
+    return typeof v === "object" && v !== null && Object.keys(v).length > 0;
+  }
+
+  /** An optional string: null when absent or null (Python's `payload.get("x")`); throws on another type. */
+  static strOrNull(w: Wild | undefined): string | null {
+    return w === undefined || w.isNull() ? null : w.str();
+  }
+
   private child(key: string | number): string {
     return typeof key === "number"
       ? `${this.path}[${key}]`

@@ -1,19 +1,8 @@
 import { JsonableError } from "../../src/errors.js";
 import { defineIntegration } from "../kit/index.js";
-import type { Wild } from "../kit/index.js";
+import { Wild } from "../kit/index.js";
 import { libratoBody } from "./body.js";
 import { alertCleared, alertTriggered, snapshots } from "./messages.js";
-
-/** Python's truthiness of an optional JSON value. */
-function truthy(w: Wild | undefined): boolean {
-  if (w === undefined) return false;
-  const v = w.value;
-  if (typeof v === "string") return v !== "";
-  if (typeof v === "number") return v !== 0;
-  if (typeof v === "boolean") return v;
-  if (Array.isArray(v)) return v.length > 0;
-  return typeof v === "object" && v !== null && Object.keys(v).length > 0;
-}
 
 /**
  * AppOptics / Librato alerts: an alert triggered (its violated conditions) or cleared, and chart
@@ -28,10 +17,10 @@ export default defineIntegration({
   classify: ({ payload }): string => {
     const alert = payload.get("payload");
     const attachments = payload.get("attachments");
-    if (!truthy(alert) && !truthy(attachments)) throw new JsonableError("Malformed JSON input");
-    if (truthy(alert.opt("clear"))) return "clear";
-    if (truthy(alert.opt("violations"))) return "violations";
-    if (attachments.isList() && truthy(attachments.items()[0]?.opt("image_url"))) return "snapshot";
+    if (!Wild.truthy(alert) && !Wild.truthy(attachments)) throw new JsonableError("Malformed JSON input");
+    if (Wild.truthy(alert.opt("clear"))) return "clear";
+    if (Wild.truthy(alert.opt("violations"))) return "violations";
+    if (attachments.isList() && Wild.truthy(attachments.items()[0]?.opt("image_url"))) return "snapshot";
     throw new JsonableError("Unexpected message type");
   },
   events: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { dispatchWebhook } from "../kit/dispatch.js";
+import { dispatchWebhook } from "../kit/stages.js";
 import { describeCases, expectFixture } from "../kit/testing.js";
 import librato from "./index.js";
 

@@ -1,8 +1,7 @@
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { normalizeBody, truncateTopic, unixToIso } from "../kit/message-text.js";
-import { PyObject, parsePythonJson } from "../kit/python-json.js";
+import { PyObject, parsePythonJson, pythonStr } from "../kit/python-json.js";
 import type { PyJson } from "../kit/python-json.js";
-import { pyStr } from "./python-str.js";
 
 function globalTime(w: Wild): string {
   return `<time:${unixToIso(w.num())}>`;
@@ -26,7 +25,7 @@ function conditionValues(payloadText: string): (index: number, key: string) => s
     const condition = conditions[index];
     if (!(condition instanceof PyObject)) return undefined;
     const value = condition.entries.get(key);
-    return value === undefined ? undefined : pyStr(value);
+    return value === undefined ? undefined : pythonStr(value);
   };
 }
 

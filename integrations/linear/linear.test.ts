@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@jest/globals";
-import { JsonableError } from "../../src/errors.js";
 import {
   casePayload,
   describeCases,
   describeSignature,
   dispatchPayload,
+  expectError,
   expectFixture,
   onlyMessage,
 } from "../kit/testing.js";
@@ -85,14 +85,10 @@ describe("linear: events the recorded cases do not show", () => {
   });
 
   it("rejects a type it does not know, named with its action", () => {
-    let caught: unknown;
-    try {
-      dispatchPayload(linear, undefined, { type: "Document", action: "create", data: {} });
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JsonableError);
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+    const caught = expectError(() =>
+      dispatchPayload(linear, undefined, { type: "Document", action: "create", data: {} }),
+    );
+    expect(caught.toJSON()).toMatchObject({
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
       event_type: "Document:create",
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { verifySignature } from "../../src/domain/webhooks/signatures.js";
+import { verifySignature } from "../kit/signatures.js";
 import { JsonableError } from "../../src/errors.js";
 import { describeCases, dispatchPayload, expectFixture } from "../kit/testing.js";
 import netlify from "./index.js";

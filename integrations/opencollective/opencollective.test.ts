@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { JsonableError } from "../../src/errors.js";
-import { describeCases, dispatchPayload, expectFixture } from "../kit/testing.js";
+import { describeCases, dispatchPayload, expectError, expectFixture } from "../kit/testing.js";
 import opencollective from "./index.js";
 
 describeCases(opencollective, new URL("./fixtures/cases", import.meta.url));
@@ -19,17 +18,13 @@ describe("opencollective: beyond the recorded cases", () => {
   });
 
   it("rejects other activity types, named by their type", () => {
-    let caught: unknown;
-    try {
+    const caught = expectError(() =>
       dispatchPayload(opencollective, undefined, {
         type: "collective.expense.created",
         data: { expense: {} },
-      });
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JsonableError);
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+      }),
+    );
+    expect(caught.toJSON()).toMatchObject({
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
       event_type: "collective.expense.created",
     });

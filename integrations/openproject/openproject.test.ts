@@ -1,6 +1,11 @@
 import { describe, expect, it } from "@jest/globals";
-import { JsonableError } from "../../src/errors.js";
-import { describeCases, describeSignature, dispatchPayload, expectFixture } from "../kit/testing.js";
+import {
+  describeCases,
+  describeSignature,
+  dispatchPayload,
+  expectError,
+  expectFixture,
+} from "../kit/testing.js";
 import openproject, { formatDuration } from "./index.js";
 
 describeCases(openproject, new URL("./fixtures/cases", import.meta.url));
@@ -50,14 +55,10 @@ describe("openproject: events the recorded cases lack", () => {
   });
 
   it("rejects a resource it does not know, naming the action", () => {
-    let caught: unknown;
-    try {
-      dispatchPayload(openproject, undefined, { action: "news:created", news: {} });
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JsonableError);
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+    const caught = expectError(() =>
+      dispatchPayload(openproject, undefined, { action: "news:created", news: {} }),
+    );
+    expect(caught.toJSON()).toMatchObject({
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
       event_type: "news:created",
       webhook_name: "OpenProject",

@@ -64,12 +64,26 @@ function alertBody(p: Wild, euRegion: boolean): string {
   );
 }
 
+/**
+ * The topic: the Opsgenie integration's name (Zulip's), which holds all its alerts. For a topic
+ * per alert's life (resolve_topics, edit_status_messages), the alert's alias too: Opsgenie
+ * de-duplicates on the alias, so a new alert with the alias of a closed one is the same
+ * trouble back, and reopens its topic.
+ */
+function alertTopic(p: Wild, perAlert: boolean): string {
+  const integration = p.get("integrationName").str();
+  if (!perAlert) return truncateTopic(integration);
+  const alert = p.get("alert");
+  const alias = alert.opt("alias")?.str() || alert.get("alertId").str();
+  return truncateTopic(`${integration} / ${alias}`);
+}
+
 const alert: Handler<OpsgenieOptions> = (p, ctx) => ({
-  topic: truncateTopic(p.get("integrationName").str()),
+  topic: alertTopic(p, ctx.lifecycle),
   body: alertBody(p, ctx.options.eu_region === true),
 });
 
-/** Opsgenie: every alert action, in a topic named after the Opsgenie integration. */
+/** Opsgenie: every alert action, in a topic named after the Opsgenie integration (or per alert). */
 export default defineIntegration<OpsgenieOptions, OpsgenieEvent | "custom">({
   name: "opsgenie",
   displayName: "Opsgenie",
@@ -83,6 +97,16 @@ export default defineIntegration<OpsgenieOptions, OpsgenieEvent | "custom">({
   classify: ({ payload }) => {
     const action = payload.get("action").str();
     return (ALL_EVENT_TYPES as readonly string[]).includes(action) ? action : "custom";
+  },
+  resolvesTopics: true,
+  editsStatusMessages: true,
+  // A ticket's life in one topic: closing an alert resolves its topic; a new alert with its
+  // alias unresolves it; acknowledging and closing change only the alert's status.
+  topicLifecycle: {
+    Create: { resolves: false },
+    Close: { resolves: true, statusOnly: true },
+    Acknowledge: { statusOnly: true },
+    UnAcknowledge: { statusOnly: true },
   },
   events: { ...Object.fromEntries(ALL_EVENT_TYPES.map((e) => [e, alert])), custom: alert } as Record<
     OpsgenieEvent | "custom",

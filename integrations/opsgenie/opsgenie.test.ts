@@ -77,3 +77,32 @@ describe("opsgenie: actions the recorded cases lack", () => {
     );
   });
 });
+
+describe("opsgenie: a ticket's life in one topic", () => {
+  const lifecycleOf = (o: DispatchOutcome): unknown =>
+    o.kind === "messages" ? o.messages.map((m) => [m.topic, m.resolves, m.statusOnly]) : o.kind;
+
+  it("posts each alert in a topic of its own, named by its alias, with resolve_topics", () => {
+    const on = { resolve_topics: "true" };
+    const aliased = (action: string): unknown => alert(action, { alias: "disk-db1" });
+    expect(lifecycleOf(post(aliased("Create"), on))).toEqual([["Integration1 / disk-db1", false, undefined]]);
+    expect(lifecycleOf(post(aliased("Acknowledge"), on))).toEqual([
+      ["Integration1 / disk-db1", undefined, true],
+    ]);
+    expect(lifecycleOf(post(aliased("Close"), on))).toEqual([["Integration1 / disk-db1", true, true]]);
+    expect(lifecycleOf(post(aliased("AddNote"), on))).toEqual([
+      ["Integration1 / disk-db1", undefined, undefined],
+    ]);
+    // No alias: the alert's id.
+    expect(lifecycleOf(post(alert("Close"), { edit_status_messages: "true" }))).toEqual([
+      ["Integration1 / abc-123", true, true],
+    ]);
+  });
+
+  it("keeps the integration's topic without the options, or when the URL names a topic", () => {
+    expect(lifecycleOf(post(alert("Close")))).toEqual([["Integration1", true, true]]);
+    expect(lifecycleOf(post(alert("Close"), { resolve_topics: "true", topic: "alerts" }))).toEqual([
+      ["alerts", true, true],
+    ]);
+  });
+});

@@ -1,6 +1,6 @@
 import { UnsupportedWebhookEventTypeError } from "../../src/errors.js";
 import { defineIntegration } from "../kit/index.js";
-import type { Handler, WebhookMessage, Wild } from "../kit/index.js";
+import type { Handler, LifecycleEntry, WebhookMessage, Wild } from "../kit/index.js";
 import { normalizeBody, truncateTopic } from "../kit/message-text.js";
 
 const DISPLAY_NAME = "PagerDuty";
@@ -144,8 +144,23 @@ function render(i: Incident): WebhookMessage {
     default:
       body = `${link} ${i.action} by ${i.assignee}.\n\n${i.trigger}`;
   }
-  return { topic: truncateTopic(`Incident ${i.numTitle}`), body: normalizeBody(body) };
+  // resolve_topics and edit_status_messages, per incident (a payload may hold several).
+  return {
+    topic: truncateTopic(`Incident ${i.numTitle}`),
+    body: normalizeBody(body),
+    ...LIFECYCLE[i.action],
+  };
 }
+
+/**
+ * A ticket's life in one topic: a resolved incident's topic is resolved; acknowledging,
+ * unacknowledging and resolving change only the incident's status.
+ */
+const LIFECYCLE: Readonly<Record<string, LifecycleEntry>> = {
+  acknowledged: { statusOnly: true },
+  unacknowledged: { statusOnly: true },
+  resolved: { resolves: true, statusOnly: true },
+};
 
 /**
  * The incidents of a payload of any webhook version: v1 (`messages[].type`), v2
@@ -202,6 +217,8 @@ export default defineIntegration<Record<string, unknown>, Action>({
   signature: { kind: "hmac", header: "X-PagerDuty-Signature", algorithm: "sha256", prefix: "v1=" },
   displayName: DISPLAY_NAME,
   categories: ["monitoring"],
+  resolvesTopics: true,
+  editsStatusMessages: true,
   description:
     "Posts PagerDuty incidents (webhooks v1, v2 and v3) as they are triggered, acknowledged and resolved.",
   // The event is the first incident's action. A payload may hold several incidents, each filtered

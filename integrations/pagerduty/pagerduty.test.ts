@@ -60,6 +60,9 @@ describe("pagerduty: events the recorded cases lack", () => {
         {
           topic: "Incident Disk full (#7)",
           body: "Incident [Disk full (#7)](https://acme.pagerduty.com/incidents/Q1) resolved by [Ann Agent](https://acme.pagerduty.com/users/U1).",
+          // With resolve_topics=true, the incident's topic is resolved.
+          resolves: true,
+          statusOnly: true,
         },
       ],
     });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { JsonableError } from "../../src/errors.js";
 import { dispatchWebhook } from "../kit/index.js";
-import { describeCases } from "../kit/testing.js";
+import { describeCases, expectError } from "../kit/testing.js";
 import papertrail, { timeMention } from "./index.js";
 
 describeCases(papertrail, new URL("./fixtures/cases", import.meta.url));
@@ -40,14 +39,8 @@ describe("papertrail: searches the recorded cases lack", () => {
   });
 
   it("answers a payload without events as Zulip does", () => {
-    let caught: unknown;
-    try {
-      post({ saved_search: search });
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JsonableError);
-    expect((caught as JsonableError).toJSON()).toEqual({
+    const caught = expectError(() => post({ saved_search: search }));
+    expect(caught.toJSON()).toEqual({
       result: "error",
       msg: "Events key is missing from payload",
       code: "BAD_REQUEST",

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { JsonableError } from "../../src/errors.js";
-import { describeCases, dispatchPayload, expectFixture, onlyMessage } from "../kit/testing.js";
+import { describeCases, dispatchPayload, expectError, expectFixture, onlyMessage } from "../kit/testing.js";
 import pingdom from "./index.js";
 
 describeCases(pingdom, new URL("./fixtures/cases", import.meta.url));
@@ -36,14 +35,8 @@ describe("pingdom: states the recorded cases lack", () => {
   });
 
   it("rejects a check type Zulip does not post", () => {
-    let caught: unknown;
-    try {
-      dispatchPayload(pingdom, undefined, check("TRANSACTION", "UP", "DOWN"));
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JsonableError);
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+    const caught = expectError(() => dispatchPayload(pingdom, undefined, check("TRANSACTION", "UP", "DOWN")));
+    expect(caught.toJSON()).toMatchObject({
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
       event_type: "TRANSACTION",
       webhook_name: "Pingdom",

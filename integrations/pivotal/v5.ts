@@ -1,16 +1,6 @@
 import type { HandlerResult, Wild } from "../kit/index.js";
 import { normalizeBody, truncateTopic } from "../kit/message-text.js";
-import { pythonNumberStr } from "../kit/python-json.js";
-
-/** A JSON value as Python's `str()` shows it in Zulip's messages. */
-function pyStr(w: Wild | undefined): string {
-  const v = w?.value;
-  if (v === undefined || v === null) return "None";
-  if (typeof v === "string") return v;
-  if (typeof v === "number") return pythonNumberStr(v);
-  if (typeof v === "boolean") return v ? "True" : "False";
-  return JSON.stringify(v);
-}
+import { pythonStr } from "../kit/python-json.js";
 
 /** Whether an object has the key (even with a null value), as Python's `in`. */
 function hasKey(w: Wild | undefined, key: string): boolean {
@@ -35,7 +25,7 @@ function story(p: Wild): Story {
     topic: truncateTopic(`#${id}: ${name}`),
     info: `${projectLink}: [${name}](${resource.get("url").str()})`,
     performedBy: p.optAt("performed_by", "name")?.text() ?? "Someone",
-    storyType: pyStr(resource.opt("story_type")),
+    storyType: pythonStr(resource.opt("story_type")?.value),
     changes: p.opt("changes")?.items() ?? [],
   };
 }
@@ -44,7 +34,7 @@ function story(p: Wild): Story {
 function comment(change: Wild): string | undefined {
   if (change.opt("kind")?.value !== "comment") return undefined;
   const text = change.optAt("new_values", "text");
-  return text === undefined ? undefined : pyStr(text);
+  return text === undefined ? undefined : pythonStr(text?.value);
 }
 
 export function storyUpdateActivity(p: Wild): HandlerResult {
@@ -54,16 +44,16 @@ export function storyUpdateActivity(p: Wild): HandlerResult {
     const old = change.opt("original_values");
     const now = change.opt("new_values");
     if (hasKey(old, "current_state") && hasKey(now, "current_state")) {
-      content += `* state changed from **${pyStr(old?.opt("current_state"))}** to **${pyStr(now?.opt("current_state"))}**\n`;
+      content += `* state changed from **${pythonStr(old?.opt("current_state")?.value)}** to **${pythonStr(now?.opt("current_state")?.value)}**\n`;
     }
     if (hasKey(old, "estimate") && hasKey(now, "estimate")) {
       const before = old?.opt("estimate");
-      const estimate = before === undefined ? "is now" : `changed from ${pyStr(before)} to`;
+      const estimate = before === undefined ? "is now" : `changed from ${pythonStr(before?.value)} to`;
       const after = now?.opt("estimate");
-      content += `* estimate ${estimate} **${after === undefined ? "0" : pyStr(after)} points**\n`;
+      content += `* estimate ${estimate} **${after === undefined ? "0" : pythonStr(after?.value)} points**\n`;
     }
     if (hasKey(old, "story_type") && hasKey(now, "story_type")) {
-      content += `* type changed from **${pyStr(old?.opt("story_type"))}** to **${pyStr(now?.opt("story_type"))}**\n`;
+      content += `* type changed from **${pythonStr(old?.opt("story_type")?.value)}** to **${pythonStr(now?.opt("story_type")?.value)}**\n`;
     }
     const text = comment(change);
     if (text !== undefined) content += `* Comment added:\n~~~quote\n${text}\n~~~\n`;
@@ -88,8 +78,10 @@ export function storyCreateActivity(p: Wild): HandlerResult {
   let content = `${s.performedBy} created ${s.storyType}: ${s.info}\n`;
   for (const change of s.changes) {
     const now = change.opt("new_values");
-    if (hasKey(now, "current_state")) content += `* State is **${pyStr(now?.opt("current_state"))}**\n`;
-    if (hasKey(now, "description")) content += `* Description is\n\n> ${pyStr(now?.opt("description"))}`;
+    if (hasKey(now, "current_state"))
+      content += `* State is **${pythonStr(now?.opt("current_state")?.value)}**\n`;
+    if (hasKey(now, "description"))
+      content += `* Description is\n\n> ${pythonStr(now?.opt("description")?.value)}`;
   }
   return { topic: s.topic, body: normalizeBody(content) };
 }
@@ -101,7 +93,7 @@ export function storyMoveActivity(p: Wild): HandlerResult {
     const old = change.opt("original_values");
     const now = change.opt("new_values");
     if (hasKey(old, "current_state") && hasKey(now, "current_state")) {
-      content += ` from **${pyStr(old?.opt("current_state"))}** to **${pyStr(now?.opt("current_state"))}**.`;
+      content += ` from **${pythonStr(old?.opt("current_state")?.value)}** to **${pythonStr(now?.opt("current_state")?.value)}**.`;
     }
   }
   return { topic: s.topic, body: normalizeBody(content) };

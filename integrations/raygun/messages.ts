@@ -1,7 +1,7 @@
 import { UnsupportedWebhookEventTypeError } from "../../src/errors.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { isoToSeconds, normalizeBody } from "../kit/message-text.js";
-import { PyFloat, PyInt, PyObject, parsePythonJson, pythonFloatRepr } from "../kit/python-json.js";
+import { PyObject, parsePythonJson, pythonStr } from "../kit/python-json.js";
 import type { PyJson } from "../kit/python-json.js";
 
 export const DISPLAY_NAME = "Raygun";
@@ -10,44 +10,6 @@ export const DISPLAY_NAME = "Raygun";
 function globalTime(text: string): string {
   const iso = isoToSeconds(text);
   return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/.test(iso) ? `<time:${iso}>` : text;
-}
-
-/** Python's `repr()` of a string. */
-function pyStrRepr(s: string): string {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = "";
-  for (const ch of s) {
-    if (ch === "\\") out += "\\\\";
-    else if (ch === quote) out += `\\${quote}`;
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f) {
-      out += `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`;
-    } else out += ch;
-  }
-  return `${quote}${out}${quote}`;
-}
-
-/** Python's `repr()` of a JSON value (what `str()` shows inside lists and dicts). */
-function pyRepr(v: PyJson): string {
-  if (typeof v === "string") return pyStrRepr(v);
-  if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
-  if (v instanceof PyObject) {
-    return `{${[...v.entries].map(([k, x]) => `${pyStrRepr(k)}: ${pyRepr(x)}`).join(", ")}}`;
-  }
-  return pyStr(v);
-}
-
-/** Python's `str()` of a JSON value. */
-export function pyStr(v: PyJson): string {
-  if (v === null) return "None";
-  if (v === true) return "True";
-  if (v === false) return "False";
-  if (typeof v === "string") return v;
-  if (v instanceof PyInt) return v.toString();
-  if (v instanceof PyFloat) return pythonFloatRepr(v.value);
-  return pyRepr(v);
 }
 
 function appLine(p: Wild): string {
@@ -100,7 +62,7 @@ function errorOccurred(p: Wild, rawBody: string, eventType: string): string {
         .join(", ")}\n`;
     const uuid = instance.opt("affectedUser")?.get("UUID").str();
     if (uuid !== undefined) out += `* **Affected user**: ${uuid.slice(0, 6)}...${uuid.slice(-5)}\n`;
-    for (const [key, value] of customData(rawBody, instance)) out += `* **${key}**: ${pyStr(value)}\n`;
+    for (const [key, value] of customData(rawBody, instance)) out += `* **${key}**: ${pythonStr(value)}\n`;
   }
   return out + appLine(p);
 }

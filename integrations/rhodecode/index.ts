@@ -1,4 +1,5 @@
-import { defineIntegration, option, parse } from "../kit/index.js";
+import { branchesOption } from "../kit/branches.js";
+import { defineIntegration } from "../kit/index.js";
 import { repoPush } from "./messages.js";
 
 /** RhodeCode: POST /api/v1/external/rhodecode. The event is the payload's `event.name`. */
@@ -8,7 +9,7 @@ export default defineIntegration({
   categories: ["version-control"],
   description: "Pushes to RhodeCode repositories.",
   options: {
-    branches: option("Only notify for pushes to these branches (comma-separated)", parse.string),
+    branches: branchesOption,
   },
   classify: ({ payload }) => payload.get("event").get("name").str(),
   // Zulip passes no event type for this integration: only_events / exclude_events never apply.

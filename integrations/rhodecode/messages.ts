@@ -1,11 +1,7 @@
+import { isBranchNotifiable } from "../kit/branches.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { branchTopic, pushCommitsMessage, truncateTopic } from "../kit/templates/git.js";
 import type { CommitData } from "../kit/templates/git.js";
-
-/** Zulip's `is_branch_name_notifiable`: no option, or the branch is one of its comma-separated names. */
-function isBranchNotifiable(branch: string, branches: string | undefined): boolean {
-  return branches === undefined || branches.split(",").some((name) => name.trim() === branch);
-}
 
 /** RhodeCode's webhook events, worded as Zulip's RhodeCode integration words them. */
 
@@ -24,7 +20,7 @@ export function pushBranchName(p: Wild): string {
 /**
  * A push. `branches` (the URL option) keeps only pushes to the listed branches.
  */
-export function repoPush(p: Wild, branches: string | undefined): WebhookMessage | null {
+export function repoPush(p: Wild, branches: readonly string[] | undefined): WebhookMessage | null {
   const event = p.get("event");
   const branch = pushBranchName(p);
   if (!isBranchNotifiable(branch, branches)) return null;

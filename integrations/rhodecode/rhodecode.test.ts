@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import type { JsonableError } from "../../src/errors.js";
-import { casePayload, describeCases, dispatchPayload, onlyMessage } from "../kit/testing.js";
+import { casePayload, describeCases, dispatchPayload, expectError, onlyMessage } from "../kit/testing.js";
 import rhodecode from "./index.js";
 
 const casesDir = new URL("./fixtures/cases", import.meta.url);
@@ -27,13 +26,10 @@ describe("rhodecode: behaviour", () => {
   });
 
   it("rejects other RhodeCode events", () => {
-    let caught: unknown;
-    try {
-      dispatchPayload(rhodecode, undefined, { event: { name: "pullrequest-create" } });
-    } catch (err) {
-      caught = err;
-    }
-    expect((caught as JsonableError).toJSON()).toEqual({
+    const caught = expectError(() =>
+      dispatchPayload(rhodecode, undefined, { event: { name: "pullrequest-create" } }),
+    );
+    expect(caught.toJSON()).toEqual({
       result: "error",
       msg: "The 'pullrequest-create' event isn't currently supported by the RhodeCode webhook",
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",

@@ -168,7 +168,15 @@ function issueMessage(action: string, issue: Wild, actor: Wild): WebhookMessage 
     default:
       body = `Issue **${title}** was ignored by **${actor.get("name").str()}**.`;
   }
-  return { topic: truncateTopic(title), body };
+  // resolve_topics: a resolved issue's topic is resolved; edit_status_messages: resolving and
+  // ignoring change only the issue's status.
+  const lifecycle =
+    action === "resolved"
+      ? { resolves: true, statusOnly: true }
+      : action === "ignored"
+        ? { statusOnly: true }
+        : {};
+  return { topic: truncateTopic(title), body, ...lifecycle };
 }
 
 /** The oldest format: no `data`, no event id; the project is the topic. */
@@ -188,6 +196,8 @@ export default defineIntegration({
   name: "sentry",
   displayName: DISPLAY_NAME,
   categories: ["monitoring"],
+  resolvesTopics: true,
+  editsStatusMessages: true,
   description: "Posts Sentry errors and messages with their traceback, and issue changes.",
   // Integration-platform webhooks: Sentry-Hook-Signature, the hex HMAC-SHA256 of the body keyed
   // with the integration's client secret.

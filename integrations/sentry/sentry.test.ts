@@ -96,7 +96,14 @@ describe("sentry: formats the recorded cases lack", () => {
     expect(post(payload, { only_events: '["nothing"]' })).toEqual({
       kind: "messages",
       event: "issue",
-      messages: [{ topic: "Boom", body: "Issue **Boom** was marked as resolved by **Ann**." }],
+      messages: [
+        {
+          topic: "Boom",
+          body: "Issue **Boom** was marked as resolved by **Ann**.",
+          resolves: true,
+          statusOnly: true,
+        },
+      ],
     });
   });
 });

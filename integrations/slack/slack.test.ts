@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
-import { verifySignature } from "../../src/domain/webhooks/signatures.js";
+import { verifySignature } from "../kit/signatures.js";
 import { Wild, fixtureRequest } from "../kit/index.js";
-import { dispatchWebhook } from "../kit/dispatch.js";
+import { dispatchWebhook } from "../kit/stages.js";
 import { describeCases, expectFixture } from "../kit/testing.js";
 import slack from "./index.js";
 import { convertSlackFormatting, replaceLinks } from "./markdown.js";

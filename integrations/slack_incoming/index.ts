@@ -1,14 +1,7 @@
-import { defineIntegration, payloadField, reply } from "../kit/index.js";
-import type { HandlerResult, Wild } from "../kit/index.js";
+import { Wild, defineIntegration, payloadField, reply } from "../kit/index.js";
+import type { HandlerResult } from "../kit/index.js";
 import { normalizeBody, truncateTopic } from "../kit/message-text.js";
-import {
-  joinPieces,
-  renderAttachment,
-  renderBlock,
-  replaceFormatting,
-  replaceLinks,
-  truthy,
-} from "./render.js";
+import { joinPieces, renderAttachment, renderBlock, replaceFormatting, replaceLinks } from "./render.js";
 
 /**
  * Slack-compatible incoming webhooks: `text`, Block Kit `blocks` and legacy `attachments`, with
@@ -33,15 +26,15 @@ export default defineIntegration({
 function render(p: Wild): HandlerResult {
   const pieces: string[] = [];
   const blocks = p.opt("blocks");
-  if (truthy(blocks)) pieces.push(...blocks.items().map(renderBlock));
+  if (Wild.truthy(blocks)) pieces.push(...blocks.items().map(renderBlock));
   const attachments = p.opt("attachments");
-  if (truthy(attachments)) pieces.push(...attachments.items().map(renderAttachment));
+  if (Wild.truthy(attachments)) pieces.push(...attachments.items().map(renderAttachment));
   let body = joinPieces(pieces);
   const text = p.opt("text");
-  if (body === "" && truthy(text)) {
+  if (body === "" && Wild.truthy(text)) {
     // Slack shows `text` only as the notification fallback when there are blocks or attachments.
     const emoji = p.opt("icon_emoji");
-    body = (truthy(emoji) ? `${emoji.str()} ` : "") + text.str();
+    body = (Wild.truthy(emoji) ? `${emoji.str()} ` : "") + text.str();
   }
   body = normalizeBody(replaceFormatting(replaceLinks(body)));
   if (body === "") return null; // nothing Zulip can show: success, no message

@@ -1,16 +1,5 @@
-import type { Wild } from "../kit/index.js";
+import { Wild } from "../kit/index.js";
 import { pyStrip, unixToIso } from "../kit/message-text.js";
-
-/** Python truthiness of a JSON value (`payload.get("x")` tests in Zulip). */
-export function truthy(w: Wild | undefined): w is Wild {
-  if (w === undefined) return false;
-  const v = w.value;
-  if (typeof v === "string") return v !== "";
-  if (typeof v === "number") return v !== 0;
-  if (typeof v === "boolean") return v;
-  if (Array.isArray(v)) return v.length > 0;
-  return typeof v === "object" && v !== null && Object.keys(v).length > 0;
-}
 
 /** Non-empty pieces, stripped, separated by blank lines. */
 export function joinPieces(pieces: string[]): string {
@@ -48,7 +37,7 @@ export function renderBlock(block: Wild): string {
   switch (block.get("type").str()) {
     case "context": {
       const elements = block.opt("elements");
-      if (!truthy(elements)) return "";
+      if (!Wild.truthy(elements)) return "";
       // Slack packs these left to right; they are simply stacked here.
       return joinPieces(
         elements.items().map((e) => (e.get("type").str() === "image" ? renderBlockElement(e) : textOf(e))),
@@ -83,13 +72,13 @@ export function renderBlock(block: Wild): string {
 export function renderAttachment(attachment: Wild): string {
   const pieces: string[] = [];
   const title = attachment.opt("title");
-  if (truthy(title)) {
+  if (Wild.truthy(title)) {
     const link = attachment.opt("title_link");
-    pieces.push(truthy(link) ? `## [${title.str()}](${link.str()})` : `## ${title.str()}`);
+    pieces.push(Wild.truthy(link) ? `## [${title.str()}](${link.str()})` : `## ${title.str()}`);
   }
   for (const key of ["pretext", "text"]) {
     const value = attachment.opt(key);
-    if (truthy(value)) pieces.push(value.str());
+    if (Wild.truthy(value)) pieces.push(value.str());
   }
   const fields = attachment.opt("fields");
   if (fields !== undefined) {
@@ -97,20 +86,20 @@ export function renderAttachment(attachment: Wild): string {
     for (const field of fields.items()) {
       const t = field.opt("title");
       const v = field.opt("value");
-      if (truthy(t) && truthy(v)) lines.push(`*${t.text()}*: ${v.text()}`);
-      else if (truthy(t)) lines.push(`*${t.text()}*`);
-      else if (truthy(v)) lines.push(v.text());
+      if (Wild.truthy(t) && Wild.truthy(v)) lines.push(`*${t.text()}*: ${v.text()}`);
+      else if (Wild.truthy(t)) lines.push(`*${t.text()}*`);
+      else if (Wild.truthy(v)) lines.push(v.text());
     }
     pieces.push(lines.join("\n"));
   }
   const blocks = attachment.opt("blocks");
-  if (truthy(blocks)) pieces.push(...blocks.items().map(renderBlock));
+  if (Wild.truthy(blocks)) pieces.push(...blocks.items().map(renderBlock));
   const image = attachment.opt("image_url");
-  if (truthy(image)) pieces.push(`[](${image.str()})`);
+  if (Wild.truthy(image)) pieces.push(`[](${image.str()})`);
   const footer = attachment.opt("footer");
-  if (truthy(footer)) pieces.push(footer.str());
+  if (Wild.truthy(footer)) pieces.push(footer.str());
   const ts = attachment.opt("ts");
-  if (truthy(ts)) pieces.push(`<time:${unixToIso(Number(ts.text()), true)}>`);
+  if (Wild.truthy(ts)) pieces.push(`<time:${unixToIso(Number(ts.text()), true)}>`);
   return joinPieces(pieces);
 }
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
-import type { JsonableError } from "../../src/errors.js";
 import { dispatchWebhook } from "../kit/index.js";
 import type { DispatchOutcome } from "../kit/index.js";
-import { describeCases } from "../kit/testing.js";
+import { describeCases, expectError } from "../kit/testing.js";
 import slackIncoming from "./index.js";
 
 describeCases(slackIncoming, new URL("./fixtures/cases", import.meta.url));
@@ -33,13 +32,8 @@ describe("slack_incoming: requests the recorded cases lack", () => {
   });
 
   it("requires `payload` when the body is not JSON", () => {
-    let caught: unknown;
-    try {
-      post("text=hello", "application/x-www-form-urlencoded");
-    } catch (err) {
-      caught = err;
-    }
-    expect((caught as JsonableError).toJSON()).toEqual({
+    const caught = expectError(() => post("text=hello", "application/x-www-form-urlencoded"));
+    expect(caught.toJSON()).toEqual({
       result: "error",
       msg: "Missing 'payload' argument",
       code: "REQUEST_VARIABLE_MISSING",

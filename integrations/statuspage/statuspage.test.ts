@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { JsonableError } from "../../src/errors.js";
-import { describeCases, dispatchPayload, expectFixture } from "../kit/testing.js";
+import { describeCases, dispatchPayload, expectError, expectFixture } from "../kit/testing.js";
 import statuspage from "./index.js";
 
 describeCases(statuspage, new URL("./fixtures/cases", import.meta.url));
@@ -28,15 +27,9 @@ describe("statuspage: events the recorded cases lack", () => {
   });
 
   it("answers a body that is neither an incident nor a component as Zulip does", () => {
-    let caught: unknown;
-    try {
-      dispatchPayload(statuspage, undefined, {});
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JsonableError);
-    expect((caught as JsonableError).httpStatus).toBe(400);
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+    const caught = expectError(() => dispatchPayload(statuspage, undefined, {}));
+    expect(caught.httpStatus).toBe(400);
+    expect(caught.toJSON()).toMatchObject({
       result: "error",
       msg: "Unable to parse request: Did Statuspage generate this event?",
     });

@@ -87,6 +87,8 @@ export default defineIntegration({
   categories: ["financial"],
   description: "Posts Stripe charges, disputes, refunds, customers, subscriptions and invoices.",
   signature: { kind: "timestamped-hmac", header: "Stripe-Signature", toleranceSeconds: 300 },
+  // The event's id (`evt_…`): the same on every retry of the event.
+  deliveryId: (req) => req.payload?.().get("id").str(),
   classify: ({ payload }) => payload.get("type").str(),
   events,
   // Categories Zulip's integration accepts and does not post (Connect, balance, payouts, …).

@@ -1,6 +1,6 @@
 import type { HandlerResult, Wild } from "../kit/index.js";
 import { normalizeBody, truncateTopic, unixToIso } from "../kit/message-text.js";
-import { pythonStr } from "./python-str.js";
+import { pythonStr } from "../kit/python-json.js";
 
 /** Dashboard names and URL folders of Stripe object ids, by prefix (`ch_…`, `cus_…`). */
 const ID_PREFIXES: Readonly<Record<string, readonly [string, string | null]>> = {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@jest/globals";
-import { verifySignature } from "../../src/domain/webhooks/signatures.js";
+import { verifySignature } from "../kit/signatures.js";
 import { JsonableError } from "../../src/errors.js";
 import { casePayload, describeCases, dispatchPayload, expectFixture, onlyMessage } from "../kit/testing.js";
 import stripe from "./index.js";
 import { amountString, linkifiedId, trialDaysLeft } from "./messages.js";
-import { pythonRepr, pythonStr } from "./python-str.js";
+import { pythonRepr, pythonStr } from "../kit/python-json.js";
 
 const cases = new URL("./fixtures/cases", import.meta.url);
 const here = new URL(".", import.meta.url);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@jest/globals";
-import { JsonableError } from "../../src/errors.js";
 import {
   describeCases,
   describeSignature,
   dispatchPayload,
+  expectError,
   expectFixture,
   onlyMessage,
 } from "../kit/testing.js";
@@ -129,14 +129,10 @@ describe("taiga: changes the recorded cases lack", () => {
   });
 
   it("rejects an object type it does not know", () => {
-    let caught: unknown;
-    try {
-      dispatchPayload(taiga, undefined, { action: "create", type: "wikipage", by, data: { slug: "home" } });
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JsonableError);
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+    const caught = expectError(() =>
+      dispatchPayload(taiga, undefined, { action: "create", type: "wikipage", by, data: { slug: "home" } }),
+    );
+    expect(caught.toJSON()).toMatchObject({
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
       event_type: "wikipage",
       webhook_name: "Taiga",

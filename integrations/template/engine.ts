@@ -1,6 +1,7 @@
-import { Liquid, Tag } from "liquidjs";
-import type { Drop, Emitter, TagToken, TopLevelToken } from "liquidjs";
+import { Drop, Liquid, Tag } from "liquidjs";
+import type { Emitter, TagToken, TopLevelToken } from "liquidjs";
 import { JsonableError } from "../../src/errors.js";
+import { isSecretName } from "../../src/lib/redact.js";
 
 /**
  * The template integration's renderer: LiquidJS with every DoS limit set and no file system.
@@ -9,10 +10,16 @@ import { JsonableError } from "../../src/errors.js";
 
 /** Largest template (topic + body), in characters (LiquidJS parseLimit). */
 export const PARSE_LIMIT = 20_000;
-/** Longest render, in milliseconds (LiquidJS renderLimit). */
-export const RENDER_LIMIT_MS = 1000;
-/** Largest allocation budget of one render (LiquidJS memoryLimit: strings, arrays, ranges). */
-export const MEMORY_LIMIT = 1_000_000;
+/**
+ * Longest render, in milliseconds (LiquidJS renderLimit): a render runs on the event loop, so this
+ * is how long one template may hold the server (docs/reliability.md).
+ */
+export const RENDER_LIMIT_MS = 100;
+/**
+ * Largest allocation budget of one render (LiquidJS memoryLimit: strings, arrays, ranges), ten
+ * times the largest body a template may produce.
+ */
+export const MEMORY_LIMIT = 100_000;
 /** Largest rendered body (Zulip's message length limit). */
 export const MAX_BODY_CHARS = 10_000;
 /** Largest rendered topic (Zulip's topic length limit). */
@@ -127,6 +134,18 @@ function asTemplateError(template: "topic" | "body", err: unknown): TemplateErro
   const e = err as LiquidErrorLike;
   const position = e.token?.getPosition?.();
   return new TemplateError(template, reasonOf(e), position?.[0], position?.[1]);
+}
+
+/** Request headers as templates see them: `headers["x-github-event"]` or `headers.x_github_event`; no credentials. */
+export class HeadersDrop extends Drop {
+  constructor(private readonly lookup: (name: string) => string | undefined) {
+    super();
+  }
+  override liquidMethodMissing(key: string | number): string | undefined {
+    const name = String(key).toLowerCase();
+    if (isSecretName(name)) return undefined;
+    return this.lookup(name) ?? this.lookup(name.replace(/_/g, "-"));
+  }
 }
 
 /** What a template sees. */

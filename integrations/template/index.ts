@@ -1,20 +1,7 @@
-import { Drop } from "liquidjs";
 import { defineIntegration, jsonOrForm } from "../kit/index.js";
 import type { WebhookContext } from "../kit/index.js";
-import { isSecretName } from "../../src/domain/deliveries/redact.js";
-import { renderTemplates } from "./engine.js";
-
-/** Request headers as templates see them: `headers["x-github-event"]` or `headers.x_github_event`; no credentials. */
-class HeadersDrop extends Drop {
-  constructor(private readonly lookup: (name: string) => string | undefined) {
-    super();
-  }
-  override liquidMethodMissing(key: string | number): string | undefined {
-    const name = String(key).toLowerCase();
-    if (isSecretName(name)) return undefined;
-    return this.lookup(name) ?? this.lookup(name.replace(/_/g, "-"));
-  }
-}
+import { isSecretName } from "../../src/lib/redact.js";
+import { templateRenderer } from "./render-pool.js";
 
 /** Config keys (the bot's config_data). */
 export const TOPIC_KEY = "template_topic";
@@ -43,15 +30,41 @@ export function templatesFor(
   };
 }
 
-function render(payload: unknown, ctx: WebhookContext) {
-  const templates = templatesFor(ctx.botConfig(), (name) => ctx.header(name));
+/** The request's headers by lower-case name, as the templates may see them (credentials hidden). */
+function headersOf(
+  rawHeaders: (name: string) => string | undefined,
+  names: readonly string[],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const value = rawHeaders(name);
+    if (value !== undefined && !isSecretName(name)) out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * Renders a template pair for a request, as the template integration does: in the renderer's
+ * thread (the event loop goes on serving requests meanwhile), seeing `payload`, the headers and
+ * the query (credentials hidden). Also the kit's `ctx.renderTemplates` (`needs: ["templates"]`).
+ */
+export function renderTemplates(
+  templates: { topic: string; body: string },
+  payload: unknown,
+  ctx: WebhookContext,
+): Promise<{ topic: string; body: string }> {
   const query: Record<string, string> = {};
   for (const [k, v] of Object.entries(ctx.params)) if (k !== "api_key" && !isSecretName(k)) query[k] = v;
-  const { topic, body } = renderTemplates(templates, {
+  return templateRenderer.render(templates, {
     payload,
-    headers: new HeadersDrop((name) => ctx.header(name)),
+    headers: headersOf((name) => ctx.header(name), ctx.headerNames()),
     query,
   });
+}
+
+export async function render(payload: unknown, ctx: WebhookContext) {
+  const templates = templatesFor(ctx.botConfig(), (name) => ctx.header(name));
+  const { topic, body } = await renderTemplates(templates, payload, ctx);
   // An empty body means "nothing to post" (a template may skip events with an `if`).
   return body === "" ? null : { topic, body };
 }
@@ -64,6 +77,7 @@ export default defineIntegration({
   description:
     "Posts any service's webhooks through your own LiquidJS templates for the topic and the body, stored in the bot's configuration; no code needed.",
   body: jsonOrForm(),
+  needs: ["botConfig"],
   unfilteredEvents: ["default"],
   events: {
     default: (p, ctx) => render(p.value, ctx),

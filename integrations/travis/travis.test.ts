@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import type { JsonableError } from "../../src/errors.js";
 import { dispatchWebhook } from "../kit/index.js";
-import { describeCases, expectFixture, onlyMessage } from "../kit/testing.js";
+import { describeCases, expectError, expectFixture, onlyMessage } from "../kit/testing.js";
 import travis from "./index.js";
 
 describeCases(travis, new URL("./fixtures/cases", import.meta.url));
@@ -63,18 +62,15 @@ describe("travis: behaviour", () => {
   });
 
   it("requires the payload field of a form post", () => {
-    let caught: unknown;
-    try {
+    const caught = expectError(() =>
       dispatchWebhook(travis, {
         headers: { "content-type": "application/x-www-form-urlencoded" },
         params: { stream: "travis" },
         rawBody: Buffer.from("other=1"),
         form: { other: "1" },
-      });
-    } catch (err) {
-      caught = err;
-    }
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+      }),
+    );
+    expect(caught.toJSON()).toMatchObject({
       code: "REQUEST_VARIABLE_MISSING",
       var_name: "payload",
     });

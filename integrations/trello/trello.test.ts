@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { verifySignature } from "../../src/domain/webhooks/signatures.js";
-import { JsonableError } from "../../src/errors.js";
-import { describeCases, dispatchPayload, expectFixture } from "../kit/testing.js";
+import { verifySignature } from "../kit/signatures.js";
+import { describeCases, dispatchPayload, expectError, expectFixture } from "../kit/testing.js";
 import trello from "./index.js";
 import { timeMention } from "./messages.js";
 
@@ -80,14 +79,8 @@ describe("trello: card actions the recorded cases lack", () => {
     ],
     ["a board update it cannot word", { type: "updateBoard", data: { old: { desc: "x" } } }, "updateBoard"],
   ])("rejects %s", (_label, action, event) => {
-    let caught: unknown;
-    try {
-      dispatchPayload(trello, undefined, { action });
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JsonableError);
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+    const caught = expectError(() => dispatchPayload(trello, undefined, { action }));
+    expect(caught.toJSON()).toMatchObject({
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
       event_type: event,
       webhook_name: "Trello",

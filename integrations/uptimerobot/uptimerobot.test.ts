@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
-import type { JsonableError } from "../../src/errors.js";
 import { dispatchWebhook } from "../kit/index.js";
 import type { DispatchOutcome } from "../kit/index.js";
-import { describeCases, expectFixture } from "../kit/testing.js";
+import { describeCases, expectError, expectFixture } from "../kit/testing.js";
 import uptimerobot from "./index.js";
 
 describeCases(uptimerobot, new URL("./fixtures/cases", import.meta.url));
@@ -47,13 +46,8 @@ describe("uptimerobot: events the recorded cases lack", () => {
   });
 
   it("rejects an alert type other than Up or Down", () => {
-    let caught: unknown;
-    try {
-      post(monitor("SSL expiry"));
-    } catch (err) {
-      caught = err;
-    }
-    expect((caught as JsonableError).toJSON()).toMatchObject({
+    const caught = expectError(() => post(monitor("SSL expiry")));
+    expect(caught.toJSON()).toMatchObject({
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
       event_type: "SSL expiry",
       webhook_name: "UptimeRobot",
@@ -63,13 +57,10 @@ describe("uptimerobot: events the recorded cases lack", () => {
 
 describe("uptimerobot: a misconfigured alert contact", () => {
   it("answers Invalid payload when a field of the template is missing", () => {
-    let caught: unknown;
-    try {
-      post({ monitor_friendly_name: "Web Server", alert_type_friendly_name: "Down" });
-    } catch (err) {
-      caught = err;
-    }
-    expect((caught as JsonableError).toJSON()).toEqual({
+    const caught = expectError(() =>
+      post({ monitor_friendly_name: "Web Server", alert_type_friendly_name: "Down" }),
+    );
+    expect(caught.toJSON()).toEqual({
       result: "error",
       msg: "Invalid payload",
       code: "BAD_REQUEST",

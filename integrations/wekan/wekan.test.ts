@@ -1,7 +1,14 @@
 import { describe, expect, it } from "@jest/globals";
-import { verifySignature } from "../../src/domain/webhooks/signatures.js";
+import { verifySignature } from "../kit/signatures.js";
 import { JsonableError } from "../../src/errors.js";
-import { casePayload, describeCases, dispatchPayload, expectFixture, onlyMessage } from "../kit/testing.js";
+import {
+  casePayload,
+  describeCases,
+  dispatchPayload,
+  expectError,
+  expectFixture,
+  onlyMessage,
+} from "../kit/testing.js";
 import wekan from "./index.js";
 
 const cases = new URL("./fixtures/cases", import.meta.url);
@@ -31,14 +38,8 @@ describe("wekan: beyond the recorded cases", () => {
   });
 
   it("rejects a payload without text", () => {
-    let caught: unknown;
-    try {
-      dispatchPayload(wekan, undefined, { user: "JohnFish" });
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JsonableError);
-    expect((caught as JsonableError).httpStatus).toBe(400);
+    const caught = expectError(() => dispatchPayload(wekan, undefined, { user: "JohnFish" }));
+    expect(caught.httpStatus).toBe(400);
   });
 
   it("checks the board webhook's token", () => {

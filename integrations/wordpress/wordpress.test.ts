@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { JsonableError } from "../../src/errors.js";
 import { dispatchWebhook } from "../kit/index.js";
-import { describeCases } from "../kit/testing.js";
+import { describeCases, expectError } from "../kit/testing.js";
 import wordpress from "./index.js";
 
 describeCases(wordpress, new URL("./fixtures/cases", import.meta.url));
@@ -56,13 +55,7 @@ describe("wordpress: hooks the recorded cases lack", () => {
     ],
     ["a missing hook", "post_title=Hello", "Unknown WordPress webhook action: WordPress action"],
   ])("answers %s as Zulip does", (_label, body, msg) => {
-    let caught: unknown;
-    try {
-      post(body);
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JsonableError);
-    expect((caught as JsonableError).toJSON()).toEqual({ result: "error", msg, code: "BAD_REQUEST" });
+    const caught = expectError(() => post(body));
+    expect(caught.toJSON()).toEqual({ result: "error", msg, code: "BAD_REQUEST" });
   });
 });

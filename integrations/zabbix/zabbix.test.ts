@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { WebhookMisconfiguredError } from "../../src/errors.js";
-import type { JsonableError } from "../../src/errors.js";
-import { describeCases, dispatchPayload, expectFixture } from "../kit/testing.js";
+import { describeCases, dispatchPayload, expectError, expectFixture } from "../kit/testing.js";
 import zabbix from "./index.js";
 
 describeCases(zabbix, new URL("./fixtures/cases", import.meta.url));
@@ -17,15 +16,12 @@ describe("zabbix: alerts the recorded cases lack", () => {
   });
 
   it("answers a misconfigured media type (a missing field) with Invalid payload", () => {
-    let caught: unknown;
-    try {
-      dispatchPayload(zabbix, undefined, { hostname: "db1.example.com", status: "PROBLEM" });
-    } catch (err) {
-      caught = err;
-    }
+    const caught = expectError(() =>
+      dispatchPayload(zabbix, undefined, { hostname: "db1.example.com", status: "PROBLEM" }),
+    );
     // The pipeline tells the bot's owner (test/integrations/owner-notices.test.ts).
     expect(caught).toBeInstanceOf(WebhookMisconfiguredError);
-    expect((caught as JsonableError).toJSON()).toEqual({
+    expect(caught.toJSON()).toEqual({
       result: "error",
       msg: "Invalid payload",
       code: "BAD_REQUEST",

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
-import { verifySignature } from "../../src/domain/webhooks/signatures.js";
+import { verifySignature } from "../kit/signatures.js";
 import { JsonableError } from "../../src/errors.js";
 import { dispatchWebhook } from "../kit/index.js";
-import { describeCases, dispatchPayload, expectFixture } from "../kit/testing.js";
+import { describeCases, dispatchPayload, expectError, expectFixture } from "../kit/testing.js";
 import zendesk from "./index.js";
 
 const cases = new URL("./fixtures/cases", import.meta.url);
@@ -31,14 +31,10 @@ describe("zendesk: beyond the recorded cases", () => {
   });
 
   it("names a missing field as Zulip does", () => {
-    let caught: unknown;
-    try {
-      dispatchPayload(zendesk, undefined, { ticket_id: "4", ticket_title: "No message" });
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JsonableError);
-    expect((caught as JsonableError).toJSON()).toEqual({
+    const caught = expectError(() =>
+      dispatchPayload(zendesk, undefined, { ticket_id: "4", ticket_title: "No message" }),
+    );
+    expect(caught.toJSON()).toEqual({
       result: "error",
       msg: "Missing 'message' argument",
       code: "REQUEST_VARIABLE_MISSING",

@@ -63,3 +63,6 @@ export type {
   UploadFile,
   UploadedFile,
 } from "./types.js";
+export { checkWebhookSignature } from "./signature.js";
+export { WebhookVerificationError } from "../../src/lib/standard-webhooks.js";
+export type { VerificationFailure, VerifyOptions } from "../../src/lib/standard-webhooks.js";

@@ -1,4 +1,6 @@
 import got from "got";
+import { propagationHeaders } from "../../src/lib/logger.js";
+import { SpanKind, withSpan } from "../../src/lib/tracing.js";
 import { replyTarget } from "./dispatch.js";
 import {
   BotQuitError,
@@ -153,16 +155,18 @@ export class ChatApiClient {
     let status: number;
     let text: string;
     try {
-      const response = await got.post(url, {
-        body: form,
-        username: this.credentials.email,
-        password: this.credentials.key,
-        headers: { "user-agent": this.options.userAgent ?? "ZulipBotServer/0.1" },
-        timeout: { request: this.options.timeoutMs ?? 15_000 },
-        retry: { limit: 0 },
-        throwHttpErrors: false,
-        followRedirect: false,
-      });
+      const response = await withSpan("Zulip API POST user_uploads", { kind: SpanKind.CLIENT }, () =>
+        got.post(url, {
+          body: form,
+          username: this.credentials.email,
+          password: this.credentials.key,
+          headers: { "user-agent": this.options.userAgent ?? "ZulipBotServer/0.1", ...propagationHeaders() },
+          timeout: { request: this.options.timeoutMs ?? 15_000 },
+          retry: { limit: 0 },
+          throwHttpErrors: false,
+          followRedirect: false,
+        }),
+      );
       status = response.statusCode;
       text = response.body;
     } catch (err) {
@@ -200,17 +204,19 @@ export class ChatApiClient {
     let text: string;
     let retryAfter: string | undefined;
     try {
-      const response = await got(url, {
-        method,
-        ...(method === "GET" ? { searchParams: encoded } : { form: encoded }),
-        ...(authenticated ? { username: this.credentials.email, password: this.credentials.key } : {}),
-        headers: { "user-agent": this.options.userAgent ?? "ZulipBotServer/0.1" },
-        timeout: { request: this.options.timeoutMs ?? 15_000 },
-        retry: { limit: 0 },
-        throwHttpErrors: false,
-        followRedirect: false,
-        ...(signal === undefined ? {} : { signal }),
-      });
+      const response = await withSpan(`Zulip API ${method}`, { kind: SpanKind.CLIENT }, () =>
+        got(url, {
+          method,
+          ...(method === "GET" ? { searchParams: encoded } : { form: encoded }),
+          ...(authenticated ? { username: this.credentials.email, password: this.credentials.key } : {}),
+          headers: { "user-agent": this.options.userAgent ?? "ZulipBotServer/0.1", ...propagationHeaders() },
+          timeout: { request: this.options.timeoutMs ?? 15_000 },
+          retry: { limit: 0 },
+          throwHttpErrors: false,
+          followRedirect: false,
+          ...(signal === undefined ? {} : { signal }),
+        }),
+      );
       status = response.statusCode;
       text = response.body;
       retryAfter = response.headers["retry-after"];

@@ -2,7 +2,7 @@
 import ini from "ini";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { LogFormat } from "../../src/logger.js";
+import type { LogFormat } from "../../src/lib/logger.js";
 import { BOT_REGISTRY } from "../index.js";
 import type { ChatApiCredentials } from "../kit/index.js";
 import { parsePacing } from "../kit/index.js";

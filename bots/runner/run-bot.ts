@@ -4,7 +4,7 @@
  * A queue the server forgot (`BAD_EVENT_QUEUE_ID`: expired, or the server restarted) is registered
  * again; an unreachable chat server is retried with backoff.
  */
-import type { Logger } from "../../src/logger.js";
+import type { Logger } from "../../src/lib/logger.js";
 import type { Bot, BotConfigInfo, BotIdentity, BotMessage, RetryPolicy, Sleep } from "../kit/index.js";
 import {
   BotQuitError,

@@ -310,4 +310,15 @@ describe("tokensMatch", () => {
       tokensMatch("", ""),
     ]).toEqual([true, false, false, true]);
   });
+
+  it("accepts any of several tokens, space- or comma-separated (a rotation's overlap), and nothing else", () => {
+    expect([
+      tokensMatch("new-token old-token", "new-token"),
+      tokensMatch("new-token old-token", "old-token"),
+      tokensMatch("new-token,old-token", "old-token"),
+      tokensMatch("new-token old-token", "new-token old-token"),
+      tokensMatch("new-token old-token", "other"),
+      tokensMatch("new-token old-token", ""),
+    ]).toEqual([true, true, true, false, false, false]);
+  });
 });

@@ -9,7 +9,9 @@ import Router from "@koa/router";
 import { Ajv } from "ajv";
 import type { ErrorObject } from "ajv";
 import Koa from "koa";
-import { constantTimeEqual } from "../../src/domain/users/secrets.js";
+import { constantTimeEqual } from "../../src/lib/constant-time.js";
+import { checkWebhookSignature } from "../kit/signature.js";
+import type { VerificationFailure } from "../../src/lib/standard-webhooks.js";
 import type { JsonableError } from "../../src/errors.js";
 import {
   BadRequestError,
@@ -17,18 +19,23 @@ import {
   RequestTooLargeError,
   RequestVariableMissingError,
 } from "../../src/errors.js";
-// eslint-disable-next-line no-restricted-imports -- the bot server is an HTTP app: it shares the chat server's one error middleware
-import { errorHandler } from "../../src/http/middleware/error-handler.js";
-import { createLogger } from "../../src/logger.js";
-import type { LogFormat, LogLevel, Logger } from "../../src/logger.js";
+import { errorHandler } from "../../src/lib/error-handler.js";
+import { createLogger } from "../../src/lib/logger.js";
+import { inRequestContext } from "../../src/lib/tracing.js";
+import type { LogFormat, LogLevel, Logger } from "../../src/lib/logger.js";
 import type { BotMessage } from "../kit/index.js";
-import { BotQueueFullError, BotTokenMismatchError, UnknownBotEmailError } from "./errors.js";
+import {
+  BotQueueFullError,
+  BotSignatureError,
+  BotTokenMismatchError,
+  UnknownBotEmailError,
+} from "./errors.js";
 import { BotHost } from "./host.js";
 import type { RunningBot } from "./host.js";
 import { BotServerMetrics } from "./metrics.js";
 
 export type { RunningBot } from "./host.js";
-export type { Logger } from "../../src/logger.js";
+export type { Logger } from "../../src/lib/logger.js";
 
 /** The bot server's logger: stderr, with `component=botserver` on every record. */
 export function botServerLogger(options: { format?: LogFormat; level?: LogLevel } = {}): Logger {
@@ -54,6 +61,8 @@ export interface BotServerAppOptions {
   /** Conversations one bot works on at once (default 4). */
   concurrency?: number;
   metrics?: BotServerMetrics;
+  /** Bearer token that may read GET /metrics from any address (default: loopback clients only). */
+  metricsToken?: string | undefined;
 }
 
 /** The outgoing-webhook payload, as far as the bot server reads it. */
@@ -114,7 +123,8 @@ function payloadError(error: ErrorObject | undefined): JsonableError {
   return new BadRequestError(`${where || "Payload"} is invalid`);
 }
 
-async function readJson(ctx: Koa.Context, maxBytes: number): Promise<unknown> {
+/** The request's JSON, and its raw bytes when this app read them (needed to check a signature). */
+async function readJson(ctx: Koa.Context, maxBytes: number): Promise<{ json: unknown; raw?: Buffer }> {
   // Hosted inside another Koa app, a body parser may have read the body already.
   const parsed = (ctx.request as { body?: unknown }).body;
   if (
@@ -123,7 +133,7 @@ async function readJson(ctx: Koa.Context, maxBytes: number): Promise<unknown> {
     typeof parsed === "object" &&
     Object.keys(parsed).length > 0
   ) {
-    return parsed;
+    return { json: parsed };
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -133,16 +143,40 @@ async function readJson(ctx: Koa.Context, maxBytes: number): Promise<unknown> {
     chunks.push(chunk);
   }
   // Like Zulip's bot server: JSON whatever the Content-Type says.
+  const raw = Buffer.concat(chunks);
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+    return { json: JSON.parse(raw.toString("utf8")) as unknown, raw };
   } catch {
     throw new InvalidJsonError();
   }
 }
 
-/** Same check as everywhere in the project: constant time (only the length may leak). */
+/**
+ * Same check as everywhere in the project: constant time (only the length may leak). `expected`
+ * may list several tokens, space- or comma-separated (`token = new old` during a rotation with
+ * an overlap): any of them matches. Every one is compared, whichever matches.
+ */
 export function tokensMatch(expected: string, given: string): boolean {
-  return constantTimeEqual(expected, given);
+  const tokens = expected.split(/[\s,]+/).filter((t) => t.length > 0);
+  if (tokens.length === 0) return constantTimeEqual(expected, given);
+  let match = false;
+  for (const token of tokens) if (constantTimeEqual(token, given)) match = true;
+  return match;
+}
+
+/**
+ * Checks the Standard Webhooks headers against the bot's secrets (src/lib/standard-webhooks.ts:
+ * 5-minute tolerance, constant time, any of several secrets). "ok", or why not.
+ */
+function checkSignature(
+  running: RunningBot,
+  headers: Record<string, string | string[] | undefined>,
+  raw: Buffer | undefined,
+): "ok" | VerificationFailure | "not_configured" | "body_already_parsed" {
+  const secrets = running.signingSecrets ?? [];
+  if (secrets.length === 0) return "not_configured";
+  if (raw === undefined) return "body_already_parsed";
+  return checkWebhookSignature(secrets, headers, raw);
 }
 
 /** A host for the bots, or the bots themselves (a host is made for them). */
@@ -168,8 +202,9 @@ export function botServerRouter(
 
   router.post("/", async (ctx) => {
     let payload: unknown;
+    let raw: Buffer | undefined;
     try {
-      payload = await readJson(ctx, maxBytes);
+      ({ json: payload, raw } = await readJson(ctx, maxBytes));
     } catch (err) {
       metrics.requests.inc({ bot: "", outcome: "bad_request" });
       throw err;
@@ -186,6 +221,11 @@ export function botServerRouter(
     if (!tokensMatch(running.token, payload.token)) {
       metrics.requests.inc({ bot: running.name, outcome: "bad_token" });
       throw new BotTokenMismatchError(payload.bot_email);
+    }
+    const signature = checkSignature(running, ctx.headers, raw);
+    if (signature !== "ok" && running.requireSignature === true) {
+      metrics.requests.inc({ bot: running.name, outcome: "bad_signature" });
+      throw new BotSignatureError(payload.bot_email, signature);
     }
     if (host.isReplyLoop(running, payload.message)) {
       metrics.requests.inc({ bot: running.name, outcome: "reply_loop" });
@@ -215,10 +255,7 @@ export function botServerRouter(
     };
   });
 
-  router.get("/metrics", async (ctx) => {
-    ctx.type = metrics.contentType;
-    ctx.body = await metrics.text();
-  });
+  router.get("/metrics", metrics.http.endpoint({ token: options.metricsToken }));
 
   return router;
 }
@@ -229,9 +266,14 @@ export function createBotServerApp(
   options: BotServerAppOptions = {},
 ): Koa {
   const logger = options.logger ?? stderrLogger;
-  const router = botServerRouter(botHost(bots, { ...options, logger }), { ...options, logger });
+  const host = botHost(bots, { ...options, logger });
+  const router = botServerRouter(host, { ...options, logger });
   const app = new Koa();
   app.silent = true;
+  app.use(host.metrics.http.middleware());
+  app.use(function requestContextMiddleware(ctx, next) {
+    return inRequestContext(ctx, next); // the chat server's X-Request-Id and traceparent, in every log line
+  });
   app.use(errorHandler(logger));
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -4,6 +4,7 @@ import { botServerLogger } from "./app.js";
 import { ConfigError } from "./config.js";
 import { BotStartupError } from "./errors.js";
 import { cliOptions, cliParser, runBotServer } from "./main.js";
+import { otlpTracesUrl, startTracing, stopTracing } from "../../src/lib/tracing.js";
 
 const argv = await cliParser(hideBin(process.argv))
   .fail((message: string | undefined, err: Error | undefined) => {
@@ -17,6 +18,8 @@ const argv = await cliParser(hideBin(process.argv))
 try {
   const options = cliOptions(argv);
   const logger = botServerLogger({ format: options.logFormat });
+  // OpenTelemetry traces over OTLP when OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set.
+  if (await startTracing("botserver")) logger.info("exporting traces", { url: otlpTracesUrl() });
   const server = await runBotServer(options, { env: process.env, logger });
   // Stop taking webhooks, let the messages already accepted finish (up to 30 s), exit.
   const stop = (): void => {
@@ -25,6 +28,7 @@ try {
     void server
       .close()
       .then(() => drained)
+      .then(() => stopTracing())
       .then(() => process.exit(0));
   };
   process.once("SIGINT", stop);

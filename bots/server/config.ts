@@ -23,7 +23,15 @@ export interface BotServerEntry {
   email: string;
   key: string;
   site: string;
+  /** The outgoing-webhook token; several (space- or comma-separated) during a rotation's overlap. */
   token: string;
+  /**
+   * Standard Webhooks secrets (`signing_secret = whsec_… whsec_…`, space- or comma-separated: several
+   * during a rotation) the chat server signs this bot's webhooks with; empty: signatures not checked.
+   */
+  signingSecrets?: string[];
+  /** `require_signature = true`: refuse webhooks without a valid, fresh signature (default false). */
+  requireSignature?: boolean;
   /** Absolute path of the bot's module (`bot = ./my-bot/index.js`): a bot from outside this repository. */
   botPath?: string;
 }
@@ -205,6 +213,16 @@ function selectSections(sections: RawSections, where: string, options: ParseOpti
   return [chosen];
 }
 
+/** An INI boolean option (absent: false). */
+function parseFlag(value: string | undefined, section: string): boolean {
+  const v = (value ?? "").trim().toLowerCase();
+  if (v === "" || v === "false" || v === "no" || v === "0") return false;
+  if (v === "true" || v === "yes" || v === "1") return true;
+  throw new ConfigError(
+    `Section [${section}] has an invalid require_signature '${value ?? ""}' (true or false)`,
+  );
+}
+
 function buildConfig(sections: RawSections, where: string, options: ParseOptions): BotServerConfig {
   const known = new Set(options.knownBots ?? BOT_REGISTRY.keys());
   const config: BotServerConfig = new Map();
@@ -226,12 +244,16 @@ function buildConfig(sections: RawSections, where: string, options: ParseOptions
         `Unknown bot '${name}' in section [${name}]. Known bots: ${[...known].join(", ")}.${hint}`,
       );
     }
+    const secrets = (values.signing_secret ?? "").split(/[\s,]+/).filter((s) => s.length > 0);
     const entry: BotServerEntry = {
       name,
       email: (values.email ?? "").trim(),
       key: (values.key ?? "").trim(),
       site: (values.site ?? "").trim(),
       token: (values.token ?? "").trim(),
+      // Only when configured, so an entry without them reads as before.
+      ...(secrets.length > 0 ? { signingSecrets: secrets } : {}),
+      ...(parseFlag(values.require_signature, name) ? { requireSignature: true } : {}),
       ...(modulePath === undefined
         ? {}
         : { botPath: path.resolve(options.baseDir ?? process.cwd(), resolveHomeOnly(modulePath)) }),
@@ -246,6 +268,9 @@ function buildConfig(sections: RawSections, where: string, options: ParseOptions
       throw new ConfigError(
         `Sections [${twin.name}] and [${name}] have the same email '${entry.email}': the bot server could not tell their webhooks apart`,
       );
+    }
+    if (entry.requireSignature === true && (entry.signingSecrets ?? []).length === 0) {
+      throw new ConfigError(`Section [${name}] has require_signature = true but no signing_secret`);
     }
     config.set(name, entry);
   }

@@ -23,6 +23,23 @@ export class BotTokenMismatchError extends JsonableError {
   }
 }
 
+/**
+ * The webhook's Standard Webhooks signature is missing, stale or does not match a configured
+ * `signing_secret`, and the bot's section has `require_signature = true`.
+ */
+export class BotSignatureError extends JsonableError {
+  override readonly code = "UNAUTHORIZED";
+  override readonly httpStatus = 401;
+  constructor(
+    readonly botEmail: string,
+    readonly reason: string,
+  ) {
+    super(
+      `Request signature for bot ${botEmail} is not valid (${reason}): the bot server requires signed webhooks.`,
+    );
+  }
+}
+
 /** A bot could not be started: the chat server is unreachable, rejects the bot's key, or the bot's config is incomplete. */
 export class BotStartupError extends Error {
   constructor(

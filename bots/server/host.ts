@@ -3,7 +3,8 @@
  * into the bot's queue and answered at once; the queue's workers run the bot. A reload swaps the
  * set of bots: messages already queued finish with the bot (and key) they were accepted for.
  */
-import type { Logger } from "../../src/logger.js";
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Logger } from "../../src/lib/logger.js";
 import type { Bot, BotHandler, BotMessage } from "../kit/index.js";
 import { BotQuitError, conversationKey, dispatchBotMessage } from "../kit/index.js";
 import type { BotServerMetrics } from "./metrics.js";
@@ -19,6 +20,10 @@ export interface RunningBot {
   email: string;
   /** The outgoing-webhook token of the bot's service. */
   token: string;
+  /** Standard Webhooks secrets the webhooks are signed with (several during a rotation); none: not checked. */
+  signingSecrets?: readonly string[];
+  /** Refuse webhooks without a valid, fresh signature. */
+  requireSignature?: boolean;
   /** What identifies this bot's configuration (credentials, token, module): a change means a reload restarts it. */
   fingerprint?: string;
 }
@@ -110,7 +115,7 @@ export class BotHost {
     const ok = queue.offer({
       key: conversationKey(delivery.message),
       order: typeof delivery.message.id === "number" ? delivery.message.id : 0,
-      run: () => this.run(running, delivery),
+      run: AsyncLocalStorage.bind(() => this.run(running, delivery)), // in the webhook's request context
     });
     this.options.metrics.queueDepth.set({ bot: running.name }, queue.depth);
     return ok;
@@ -155,6 +160,7 @@ export class BotHost {
       );
       if (outcome === "handled") {
         metrics.handled.inc({ bot: running.name, outcome: "handled" });
+        logger.info("message handled", { bot: running.name, message_id: messageId });
       } else {
         metrics.handled.inc({ bot: running.name, outcome: "skipped" });
         logger.info("message not handled", { bot: running.name, message_id: messageId, reason: outcome });

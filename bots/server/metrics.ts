@@ -1,5 +1,9 @@
-/** The bot server's Prometheus metrics (`GET /metrics`), one registry per bot server. */
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+/**
+ * The bot server's Prometheus metrics (`GET /metrics`), one registry per bot server, on the helper
+ * the chat server uses too (HTTP requests by route and status, latency, Node's process metrics).
+ */
+import { Counter, Gauge, Histogram } from "prom-client";
+import { HttpMetrics } from "../../src/lib/http-metrics.js";
 import type { ChatApiObserver } from "../kit/index.js";
 
 /** How a webhook ended: queued for the bot, refused (queue full, unknown bot, bad token, bad payload). */
@@ -10,7 +14,8 @@ export type RequestOutcome =
 export type HandlerOutcome = "handled" | "skipped" | "failed" | "quit";
 
 export class BotServerMetrics {
-  readonly registry = new Registry();
+  readonly http = new HttpMetrics("botserver");
+  readonly registry = this.http.registry;
   readonly requests = new Counter({
     name: "botserver_requests_total",
     help: "Outgoing-webhook requests received, by bot and outcome",
@@ -76,10 +81,6 @@ export class BotServerMetrics {
   }
 
   text(): Promise<string> {
-    return this.registry.metrics();
-  }
-
-  get contentType(): string {
-    return this.registry.contentType;
+    return this.http.text();
   }
 }

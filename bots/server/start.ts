@@ -180,6 +180,8 @@ function fingerprint(entry: BotServerEntry, botConfig: Record<string, string> | 
     entry.key,
     entry.site,
     entry.token,
+    entry.signingSecrets ?? [],
+    entry.requireSignature ?? false,
     entry.botPath ?? "",
     botConfig ?? {},
   ]);
@@ -225,6 +227,8 @@ export async function prepareBot(entry: BotServerEntry, options: PrepareBotsOpti
     handler,
     email: entry.email,
     token: entry.token,
+    ...(entry.signingSecrets === undefined ? {} : { signingSecrets: entry.signingSecrets }),
+    ...(entry.requireSignature === undefined ? {} : { requireSignature: entry.requireSignature }),
     fingerprint: fingerprint(entry, botConfig),
   };
 }

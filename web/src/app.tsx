@@ -2,13 +2,17 @@ import { useEffect, useState } from "preact/hooks";
 import { Link, Route, Switch, useLocation } from "wouter-preact";
 import { ApiError, api, setSignedOutHandler } from "./lib/api.js";
 import { ChatStore } from "./lib/chat-store.js";
+import type { StreamInfo } from "./lib/chat-store.js";
 import { EventLoop } from "./lib/event-loop.js";
+import { notifyNewMessage } from "./lib/notify.js";
 import type { ServerEvent } from "./lib/event-loop.js";
 import { BotsPage } from "./pages/bots.js";
 import { ChatPage } from "./pages/chat.js";
 import { IntegrationPage } from "./pages/integration.js";
 import { IntegrationsPage } from "./pages/integrations.js";
+import { JoinPage } from "./pages/join.js";
 import { LoginPage } from "./pages/login.js";
+import { SettingsPage } from "./pages/settings.js";
 import { useStore } from "./pages/use-store.js";
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -23,16 +27,29 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /** One store and one event loop for the signed-in app. */
 function startLiveUpdates(store: ChatStore): EventLoop {
+  store.onNewMessage = (m) => notifyNewMessage(store, m);
   const loop = new EventLoop({
     register: async () => {
-      const state = await api.post("/register", { apply_markdown: true, client_gravatar: false });
+      const state = await api.post("/register", {
+        apply_markdown: true,
+        client_gravatar: false,
+        // Typing notices in streams reach only queues that ask for them.
+        client_capabilities: { stream_typing_notifications: true },
+      });
       return { queueId: String(state["queue_id"]), lastEventId: Number(state["last_event_id"]), state };
     },
     poll: async (queueId, lastEventId, signal) => {
       const res = await api.get("/events", { queue_id: queueId, last_event_id: lastEventId }, signal);
       return res["events"] as ServerEvent[];
     },
-    onRegistered: (r) => store.loadRegister(r.state),
+    onRegistered: (r) => {
+      store.loadRegister(r.state);
+      // Names of streams this user is not subscribed to (a link or URL may open one).
+      api
+        .get("/streams")
+        .then((res) => store.loadStreams(res["streams"] as StreamInfo[]))
+        .catch(() => undefined);
+    },
     onEvents: (events) => store.applyEvents(events),
     onConnectionChange: (down) => {
       store.connectionDown = down;
@@ -81,6 +98,13 @@ function Shell({ store }: { store: ChatStore }) {
             Chat
           </Link>
           <Link
+            href="/settings"
+            aria-current={location === "/settings" ? "page" : undefined}
+            onClick={() => setMenuOpen(false)}
+          >
+            Settings
+          </Link>
+          <Link
             href="/settings/bots"
             aria-current={location === "/settings/bots" ? "page" : undefined}
             onClick={() => setMenuOpen(false)}
@@ -114,6 +138,9 @@ function Shell({ store }: { store: ChatStore }) {
           </p>
         ) : (
           <Switch>
+            <Route path="/settings">
+              <SettingsPage store={store} />
+            </Route>
             <Route path="/settings/bots">
               <BotsPage />
             </Route>
@@ -137,11 +164,33 @@ export function App() {
   const [location] = useLocation();
   const [store] = useState(() => new ChatStore());
   const onLogin = location === "/login";
+  const joining = /^\/join\/([^/]+)\/?$/.exec(location)?.[1];
   useEffect(() => {
-    if (onLogin) return undefined;
+    if (onLogin || joining !== undefined) return undefined;
     setSignedOutHandler(() => window.location.assign("/login"));
     const loop = startLiveUpdates(store);
-    return () => loop.stop();
-  }, [onLogin, store]);
+    // Presence: say we are here now and every minute; the answer has everyone's.
+    const here = () =>
+      api
+        .post("/users/me/presence", { status: "active", new_user_input: true })
+        .then((res) => {
+          store.loadPresences(res["presences"]);
+          store.changed();
+        })
+        .catch(() => undefined);
+    void here();
+    const presenceTimer = setInterval(() => void here(), 60_000);
+    // Back online, or back in the window: try the server now rather than at the end of a back-off.
+    const wake = () => loop.wake();
+    window.addEventListener("online", wake);
+    window.addEventListener("focus", wake);
+    return () => {
+      window.removeEventListener("online", wake);
+      window.removeEventListener("focus", wake);
+      clearInterval(presenceTimer);
+      loop.stop();
+    };
+  }, [onLogin, joining, store]);
+  if (joining !== undefined) return <JoinPage inviteKey={decodeURIComponent(joining)} />;
   return onLogin ? <LoginPage /> : <Shell store={store} />;
 }

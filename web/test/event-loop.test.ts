@@ -83,7 +83,7 @@ describe("EventLoop", () => {
     ]);
   });
 
-  it("backs off after network errors (1 s doubling to 30 s) and resumes the same queue", async () => {
+  it("backs off after network errors (1 s doubling to 5 s) and resumes the same queue", async () => {
     const drop = new TypeError("Failed to fetch");
     const { loop, log } = scripted([drop, drop, drop, drop, drop, drop, [{ id: 4, type: "message" }], drop]);
     await loop.start();
@@ -98,11 +98,11 @@ describe("EventLoop", () => {
       "poll q1 -1",
       "sleep 4000",
       "poll q1 -1",
-      "sleep 8000",
+      "sleep 5000",
       "poll q1 -1",
-      "sleep 16000",
+      "sleep 5000",
       "poll q1 -1",
-      "sleep 30000",
+      "sleep 5000",
       "poll q1 -1",
       "events 4",
       "up",
@@ -111,5 +111,35 @@ describe("EventLoop", () => {
       "sleep 1000",
       "poll q1 4",
     ]);
+  });
+
+  it("retries at once when woken (the browser is back online or focused)", async () => {
+    const log: string[] = [];
+    let polls = 0;
+    const holder: { loop?: EventLoop } = {};
+    const loop = new EventLoop({
+      register: () => Promise.resolve({ queueId: "q", lastEventId: -1, state: {} }),
+      poll: () => {
+        polls++;
+        log.push(`poll ${polls}`);
+        if (polls === 1) return Promise.reject(new TypeError("Failed to fetch"));
+        holder.loop!.stop();
+        return Promise.resolve([]);
+      },
+      onRegistered: () => undefined,
+      onEvents: () => undefined,
+      // A sleep that only ends when its signal aborts: the loop goes on only if woken.
+      sleep: (ms, signal) => {
+        log.push(`sleep ${ms}`);
+        return new Promise((resolve) => signal.addEventListener("abort", () => resolve()));
+      },
+      isBadQueue: () => false,
+    });
+    holder.loop = loop;
+    const done = loop.start();
+    for (let i = 0; i < 100 && !log.includes("sleep 1000"); i++) await Promise.resolve();
+    loop.wake();
+    await done;
+    expect(log).toEqual(["poll 1", "sleep 1000", "poll 2"]);
   });
 });

@@ -4,9 +4,29 @@ import { ChatStore } from "../src/lib/chat-store.js";
 import type { Message } from "../src/lib/chat-store.js";
 import { filterIntegrations, readIntegrations } from "../src/lib/integrations.js";
 import { insertMention, matchMentions, mentionAt } from "../src/lib/mentions.js";
-import { botserverrcSection, buildWebhookUrl, zuliprc } from "../src/lib/url-builder.js";
+import { authorizationHeader, botserverrcSection, buildWebhookUrl, zuliprc } from "../src/lib/url-builder.js";
 
 describe("buildWebhookUrl", () => {
+  it("leaves the key out of the URL for the header form, or puts it in the path", () => {
+    const input = {
+      site: "https://chat.example.com",
+      integration: "github",
+      apiKey: "abcdefghijklmnopqrstuvwxyz012345",
+      stream: "Denmark",
+      topic: "",
+      onlyEvents: [],
+      options: {},
+    };
+    expect(buildWebhookUrl({ ...input, keyIn: "header" })).toBe(
+      "https://chat.example.com/api/v1/external/github?stream=Denmark",
+    );
+    expect(authorizationHeader(input.apiKey)).toBe("Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345");
+    expect(authorizationHeader("")).toBe("Authorization: Bearer <API_KEY>");
+    expect(buildWebhookUrl({ ...input, keyIn: "path" })).toBe(
+      "https://chat.example.com/api/v1/external/github/abcdefghijklmnopqrstuvwxyz012345?stream=Denmark",
+    );
+  });
+
   it("builds the URL to paste into a service", () => {
     expect(
       buildWebhookUrl({
@@ -44,8 +64,8 @@ describe("zuliprc and botserverrc", () => {
     expect(zuliprc("bot-bot@x.com", "KEY", "http://h")).toBe(
       "[api]\nemail=bot-bot@x.com\nkey=KEY\nsite=http://h\n",
     );
-    expect(botserverrcSection("helloworld-bot@x.com", "KEY", "http://h", "TOKEN")).toBe(
-      "[helloworld]\nemail=helloworld-bot@x.com\nkey=KEY\nsite=http://h\ntoken=TOKEN\n",
+    expect(botserverrcSection("xkcd", "comics-bot@x.com", "KEY", "http://h", "TOKEN")).toBe(
+      "[xkcd]\nemail=comics-bot@x.com\nkey=KEY\nsite=http://h\ntoken=TOKEN\n",
     );
   });
 });
@@ -189,5 +209,29 @@ describe("ChatStore", () => {
     store.addFetched({ streamId: 1 }, [msg(5, 1, "a")], false);
     expect(store.feed({})!.messages.map((m) => m.id)).toEqual([30, 31]);
     expect(store.feed({ streamId: 1 })!.messages.map((m) => m.id)).toEqual([5, 30]);
+  });
+
+  it("keeps drafts from register and drafts events, and unread counts per private conversation", () => {
+    const store = new ChatStore();
+    const draft = { id: 3, type: "", to: [], topic: "", content: "idea", timestamp: 100 };
+    store.loadRegister({
+      user_id: 1,
+      drafts: [draft],
+      unread_msgs: {
+        pms: [{ other_user_id: 7, sender_id: 7, unread_message_ids: [40, 41] }],
+        huddles: [{ user_ids_string: "1,7,9", unread_message_ids: [42] }],
+      },
+    });
+    store.applyEvents([
+      { type: "drafts", id: 0, op: "add", drafts: [{ ...draft, id: 4, content: "second" }] },
+      { type: "drafts", id: 1, op: "update", draft: { ...draft, content: "idea, edited" } },
+      { type: "drafts", id: 2, op: "remove", draft_id: 4 },
+    ]);
+    expect([...store.drafts.values()].map((d) => [d.id, d.content])).toEqual([[3, "idea, edited"]]);
+    expect([...store.privateUnread()]).toEqual([
+      ["7", 2],
+      ["7,9", 1],
+    ]);
+    expect(store.unreadCounts().private).toBe(3);
   });
 });

@@ -83,6 +83,8 @@ export const api = {
   delete: (path: string, params?: Params) => send("DELETE", `/json${path}`, params),
   /** Public endpoints outside `/json` (the integrations list). */
   getPublic: (path: string) => send("GET", path),
+  /** Public form posts outside `/json` (an invitation link's account). */
+  postPublic: (path: string, params: Params) => send("POST", path, params),
   /** Sign-in and sign-out (not under `/json`). */
   login: (username: string, password: string) => send("POST", "/login", { username, password }),
   logout: () => send("POST", "/logout"),

@@ -1,8 +1,9 @@
 /**
  * Live updates the way Zulip's clients get them: POST /register once, then long-poll GET /events.
  * A `BAD_EVENT_QUEUE_ID` (the server forgot the queue: restart, timeout) means register again and
- * reload the state; a network drop or a server error means wait (1 s, doubling up to 30 s) and poll
- * the same queue again.
+ * reload the state; a network drop or a server error means wait (1 s, doubling up to 5 s, so the
+ * app notices a server that is back within seconds) and poll the same queue again. `wake()` ends
+ * the wait at once: the app calls it when the browser comes back online or gets the focus.
  */
 
 export interface ServerEvent {
@@ -32,11 +33,13 @@ export interface EventLoopDeps {
 }
 
 export const FIRST_RETRY_MS = 1000;
-export const MAX_RETRY_MS = 30_000;
+export const MAX_RETRY_MS = 5_000;
 
 export class EventLoop {
   private readonly abort = new AbortController();
   private running: Promise<void> | undefined;
+  /** Aborts the current back-off wait (see `wake`). */
+  private waiting: AbortController | undefined;
 
   constructor(private readonly deps: EventLoopDeps) {}
 
@@ -47,6 +50,11 @@ export class EventLoop {
 
   stop(): void {
     this.abort.abort();
+  }
+
+  /** Retries at once if the loop is waiting after a failure. */
+  wake(): void {
+    this.waiting?.abort();
   }
 
   get stopped(): boolean {
@@ -85,7 +93,13 @@ export class EventLoop {
           continue;
         }
         setDown(true);
-        await deps.sleep(delay, signal).catch(() => undefined);
+        const waiting = new AbortController();
+        this.waiting = waiting;
+        const stop = () => waiting.abort();
+        signal.addEventListener("abort", stop);
+        await deps.sleep(delay, waiting.signal).catch(() => undefined);
+        signal.removeEventListener("abort", stop);
+        this.waiting = undefined;
         delay = Math.min(delay * 2, MAX_RETRY_MS);
       }
     }

@@ -56,6 +56,13 @@ export function readIntegrations(raw: unknown): IntegrationInfo[] {
       events: Array.isArray(i["events"]) ? (i["events"] as unknown[]).map(String) : [],
     }))
     .filter((i) => i.name !== "")
+    .map((i, _, all) =>
+      // Two integrations with one display name (Bitbucket's legacy service and Bitbucket Cloud)
+      // are told apart by their slug, the name in their webhook URL.
+      all.some((o) => o !== i && o.display_name === i.display_name)
+        ? { ...i, display_name: `${i.display_name} (${i.name})` }
+        : i,
+    )
     .sort((a, b) => a.display_name.localeCompare(b.display_name));
 }
 

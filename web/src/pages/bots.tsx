@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { ApiError, api, text } from "../lib/api.js";
+import { BUNDLED_BOTS } from "../lib/bundled-bots.js";
 import { botserverrcSection, zuliprc } from "../lib/url-builder.js";
+import { CredentialRotationPanel, SigningSecretsPanel } from "./bot-signing.js";
 import { DeliveriesPanel } from "./deliveries.js";
 
 export interface Bot {
@@ -33,13 +35,14 @@ function Download({ name, text, label }: { name: string; text: string; label: st
   );
 }
 
-function AddBotForm({ onCreated }: { onCreated: (bot: Bot) => void }) {
+function AddBotForm({ onCreated }: { onCreated: (bot: Bot, runs: string) => void }) {
   const [type, setType] = useState(1);
   const [name, setName] = useState("");
   const [shortName, setShortName] = useState("");
   const [url, setUrl] = useState("");
   const [iface, setIface] = useState(1);
   const [service, setService] = useState("");
+  const [runs, setRuns] = useState("helloworld");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
   const derived = name
@@ -58,14 +61,17 @@ function AddBotForm({ onCreated }: { onCreated: (bot: Bot) => void }) {
         ...(type === 3 ? { payload_url: url.trim(), interface_type: iface } : {}),
         ...(type === 4 ? { service_name: service.trim() } : {}),
       });
-      onCreated({
-        user_id: Number(res["user_id"]),
-        email: String(res["email"]),
-        full_name: name.trim(),
-        bot_type: type,
-        api_key: String(res["api_key"]),
-        services: (res["services"] ?? []) as Bot["services"],
-      });
+      onCreated(
+        {
+          user_id: Number(res["user_id"]),
+          email: String(res["email"]),
+          full_name: name.trim(),
+          bot_type: type,
+          api_key: String(res["api_key"]),
+          services: (res["services"] ?? []) as Bot["services"],
+        },
+        runs,
+      );
       setName("");
       setShortName("");
       setUrl("");
@@ -112,6 +118,7 @@ function AddBotForm({ onCreated }: { onCreated: (bot: Bot) => void }) {
               <option value={2}>Slack compatible</option>
             </select>
           </label>
+          <RunsSelect value={runs} onChange={setRuns} />
         </>
       )}
       {type === 4 && (
@@ -137,14 +144,49 @@ function AddBotForm({ onCreated }: { onCreated: (bot: Bot) => void }) {
   );
 }
 
-function BotCard({ bot, site, integrations }: { bot: Bot; site: string; integrations: string[] }) {
+/** Which bundled bot a bot server runs for an outgoing-webhook bot: its botserverrc section's name. */
+function RunsSelect({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+  return (
+    <label>
+      Bundled bot to run
+      <select aria-label="Bundled bot to run" value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+        {BUNDLED_BOTS.map((name) => (
+          <option key={name} value={name}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+const MASK = "••••••••••••••••";
+
+function BotCard({
+  bot,
+  site,
+  integrations,
+  runs: initialRuns,
+}: {
+  bot: Bot;
+  site: string;
+  integrations: string[];
+  runs: string | undefined;
+}) {
   const outgoing = bot.services[0];
+  const [name, setName] = useState(bot.full_name);
+  const [renaming, setRenaming] = useState<string | undefined>();
+  const [active, setActive] = useState(bot.is_active !== false);
+  const [confirming, setConfirming] = useState(false);
+  const [revealed, setRevealed] = useState(false);
+  const [runs, setRuns] = useState(initialRuns ?? "helloworld");
   const [url, setUrl] = useState(outgoing?.base_url ?? "");
   const [secretFor, setSecretFor] = useState("webhook");
   const [secret, setSecret] = useState("");
   const [status, setStatus] = useState("");
   const [error, setError] = useState("");
   const [apiKey, setApiKey] = useState(bot.api_key);
+  const [token, setToken] = useState(outgoing?.token);
   const [showDeliveries, setShowDeliveries] = useState(false);
   const hasDeliveries = bot.bot_type === 2 || bot.bot_type === 3;
   const regenerate = async () => {
@@ -158,35 +200,124 @@ function BotCard({ bot, site, integrations }: { bot: Bot; site: string; integrat
       setError(message(err));
     }
   };
-  const patch = async (params: Record<string, string>, done: string) => {
+  const patch = async (params: Record<string, string>, done: string): Promise<boolean> => {
     setError("");
     setStatus("");
     try {
       await api.patch(`/bots/${bot.user_id}`, params);
       setStatus(done);
+      return true;
+    } catch (err) {
+      setError(message(err));
+      return false;
+    }
+  };
+  const rename = async (e: Event) => {
+    e.preventDefault();
+    if (renaming === undefined) return;
+    if (await patch({ full_name: renaming.trim() }, "Name saved.")) {
+      setName(renaming.trim());
+      setRenaming(undefined);
+    }
+  };
+  const setActivity = async (on: boolean) => {
+    setError("");
+    setStatus("");
+    try {
+      if (on) await api.post(`/users/${bot.user_id}/reactivate`);
+      else await api.delete(`/bots/${bot.user_id}`);
+      setActive(on);
+      setConfirming(false);
+      setStatus(on ? "Bot reactivated." : "Bot deactivated: it can no longer send or receive messages.");
     } catch (err) {
       setError(message(err));
     }
   };
+  const copyKey = async () => {
+    try {
+      await navigator.clipboard.writeText(apiKey);
+      setStatus("API key copied.");
+    } catch {
+      setError("Cannot copy here; use Show API key.");
+    }
+  };
   const short = (bot.email.split("@")[0] ?? "bot").replace(/-bot$/, "");
   return (
-    <li class="card bot" aria-label={bot.full_name}>
-      <h2>{bot.full_name}</h2>
-      <p class="meta">{typeLabel(bot.bot_type)}</p>
+    <li class={active ? "card bot" : "card bot inactive"} aria-label={name}>
+      <h2>{name}</h2>
+      <p class="meta">
+        {typeLabel(bot.bot_type)}
+        {active ? "" : " · Deactivated"}
+      </p>
+      {renaming !== undefined ? (
+        <form class="inline-form" aria-label={`Rename ${name}`} onSubmit={(e) => void rename(e)}>
+          <label class="grow">
+            New name
+            <input
+              required
+              maxLength={100}
+              value={renaming}
+              onInput={(e) => setRenaming(e.currentTarget.value)}
+            />
+          </label>
+          <button type="submit">Save name</button>
+          <button type="button" class="secondary" onClick={() => setRenaming(undefined)}>
+            Cancel
+          </button>
+        </form>
+      ) : null}
       <label>
         Bot email
         <input readOnly value={bot.email} />
       </label>
-      <label>
-        API key
-        <input readOnly value={apiKey} class="mono" />
-      </label>
+      <div class="inline-form">
+        <label class="grow">
+          API key
+          <input readOnly value={revealed ? apiKey : MASK} class="mono" />
+        </label>
+        <button
+          type="button"
+          class="secondary"
+          aria-pressed={revealed}
+          onClick={() => setRevealed(!revealed)}
+        >
+          {revealed ? "Hide API key" : "Show API key"}
+        </button>
+        <button type="button" class="secondary" onClick={() => void copyKey()}>
+          Copy API key
+        </button>
+      </div>
       <div class="actions">
+        {renaming === undefined && (
+          <button type="button" class="secondary" onClick={() => setRenaming(name)}>
+            Rename
+          </button>
+        )}
+        {active ? (
+          confirming ? (
+            <>
+              <button type="button" class="danger" onClick={() => void setActivity(false)}>
+                Yes, deactivate {name}
+              </button>
+              <button type="button" class="secondary" onClick={() => setConfirming(false)}>
+                Keep it
+              </button>
+            </>
+          ) : (
+            <button type="button" class="secondary" onClick={() => setConfirming(true)}>
+              Deactivate
+            </button>
+          )
+        ) : (
+          <button type="button" class="secondary" onClick={() => void setActivity(true)}>
+            Reactivate
+          </button>
+        )}
         <Download name="zuliprc" text={zuliprc(bot.email, apiKey, site)} label="Download zuliprc" />
         {bot.bot_type === 3 && (
           <Download
             name={`botserverrc-${short}`}
-            text={botserverrcSection(bot.email, apiKey, site, outgoing?.token)}
+            text={botserverrcSection(runs, bot.email, apiKey, site, token)}
             label="Download botserverrc section"
           />
         )}
@@ -205,17 +336,27 @@ function BotCard({ bot, site, integrations }: { bot: Bot; site: string; integrat
         )}
       </div>
       {hasDeliveries && showDeliveries && <DeliveriesPanel botId={bot.user_id} />}
+      <CredentialRotationPanel
+        botId={bot.user_id}
+        outgoing={bot.bot_type === 3}
+        onApiKey={setApiKey}
+        onToken={setToken}
+      />
+      {bot.bot_type === 3 && <SigningSecretsPanel botId={bot.user_id} />}
       {bot.bot_type === 3 && (
         <>
-          <label>
-            botserverrc section
-            <textarea
-              readOnly
-              rows={5}
-              class="mono"
-              value={botserverrcSection(bot.email, apiKey, site, outgoing?.token)}
-            />
-          </label>
+          <RunsSelect value={runs} onChange={setRuns} />
+          {revealed && (
+            <label>
+              botserverrc section
+              <textarea
+                readOnly
+                rows={5}
+                class="mono"
+                value={botserverrcSection(runs, bot.email, apiKey, site, token)}
+              />
+            </label>
+          )}
           <form
             class="inline-form"
             onSubmit={(e) => {
@@ -284,6 +425,8 @@ function BotCard({ bot, site, integrations }: { bot: Bot; site: string; integrat
 export function BotsPage() {
   const [bots, setBots] = useState<Bot[] | undefined>();
   const [adding, setAdding] = useState(false);
+  /** The bundled bot chosen when a bot was created here (its botserverrc section). */
+  const [runs, setRuns] = useState<Record<number, string>>({});
   const [error, setError] = useState("");
   const [integrations, setIntegrations] = useState<string[]>([]);
   useEffect(() => {
@@ -307,7 +450,8 @@ export function BotsPage() {
       </div>
       {adding && (
         <AddBotForm
-          onCreated={(bot) => {
+          onCreated={(bot, botName) => {
+            setRuns({ ...runs, [bot.user_id]: botName });
             setBots([bot, ...(bots ?? [])]);
             setAdding(false);
           }}
@@ -322,7 +466,7 @@ export function BotsPage() {
       {bots !== undefined && bots.length === 0 && <p>You have no bots yet.</p>}
       <ul class="bots">
         {bots?.map((b) => (
-          <BotCard key={b.user_id} bot={b} site={site} integrations={integrations} />
+          <BotCard key={b.user_id} bot={b} site={site} integrations={integrations} runs={runs[b.user_id]} />
         ))}
       </ul>
     </div>

@@ -1,25 +1,50 @@
 import { useEffect, useState } from "preact/hooks";
-import type { ChatStore, Narrow } from "../lib/chat-store.js";
+import { api } from "../lib/api.js";
+import type { ChatStore, Draft, Message, Narrow } from "../lib/chat-store.js";
+import { narrowHash, parseNarrowHash } from "../lib/narrow-hash.js";
 import { Compose } from "./compose.js";
+import { DraftsView } from "./drafts.js";
+import { RecentView } from "./recent.js";
 import { Feed } from "./feed.js";
+import { ShortcutsDialog } from "./shortcuts.js";
+import { StreamBrowser } from "./stream-browser.js";
 import { useStore } from "./use-store.js";
 
-/** `#narrow/stream/<id>/topic/<topic>` (Zulip's URL shape) ↔ a narrow. */
-function parseHash(hash: string): Narrow {
-  const parts = hash.replace(/^#/, "").split("/").map(decodeURIComponent);
-  if (parts[0] !== "narrow") return {};
-  if (parts[1] === "is" && parts[2] === "private") return { private: true };
-  if (parts[1] !== "stream" || parts[2] === undefined) return {};
-  const streamId = Number(parts[2]);
-  if (!Number.isSafeInteger(streamId)) return {};
-  return parts[3] === "topic" && parts[4] !== undefined ? { streamId, topic: parts[4] } : { streamId };
+/** The narrow of a hash; a private conversation is named by the other people's ids, sorted. */
+function parseHash(hash: string, myId: number): Narrow {
+  const n = parseNarrowHash(hash) ?? {};
+  if (n.dm !== undefined) {
+    const others = n.dm.filter((id) => id !== myId);
+    n.dm = (others.length === 0 ? [myId] : others).sort((a, b) => a - b);
+  }
+  return n;
 }
 
-function narrowHash(n: Narrow): string {
-  if (n.private) return "#narrow/is/private";
-  if (n.streamId === undefined) return "#";
-  const s = `#narrow/stream/${n.streamId}`;
-  return n.topic === undefined ? s : `${s}/topic/${encodeURIComponent(n.topic)}`;
+/** The oldest unread topic (not muted) other than the open one: where `n` goes. */
+function nextUnreadTopic(store: ChatStore, narrow: Narrow): Narrow | undefined {
+  const ids = [...store.unread.keys()].sort((a, b) => a - b);
+  for (const id of ids) {
+    const key = store.unread.get(id);
+    if (key?.streamId === undefined || store.isMuted(key.streamId, key.topic ?? "")) continue;
+    const here = narrow.streamId === key.streamId && narrow.topic?.toLowerCase() === key.topic?.toLowerCase();
+    if (!here) return { streamId: key.streamId, topic: key.topic ?? "" };
+  }
+  return undefined;
+}
+
+/** The view's name, as the heading and the tab title give it. */
+export function viewTitle(store: ChatStore, narrow: Narrow): string {
+  if (narrow.view === "recent") return "Recent conversations";
+  if (narrow.view === "drafts") return "Drafts";
+  if (narrow.search !== undefined) return `Search: ${narrow.search}`;
+  if (narrow.dm !== undefined)
+    return `Private with ${narrow.dm.map((id) => store.users.get(id)?.full_name ?? `User ${id}`).join(", ")}`;
+  if (narrow.is === "mentioned") return "Mentions";
+  if (narrow.is === "starred") return "Starred messages";
+  if (narrow.private) return "Private messages";
+  if (narrow.streamId === undefined) return "All messages";
+  const stream = `#${store.streamName(narrow.streamId) ?? narrow.streamId}`;
+  return narrow.topic !== undefined ? `${stream} › ${narrow.topic}` : stream;
 }
 
 function Badge({ count, label }: { count: number; label: string }) {
@@ -30,19 +55,54 @@ function Badge({ count, label }: { count: number; label: string }) {
   ) : null;
 }
 
+/** The realm's people, active first, each with a presence dot. */
+function People({ store }: { store: ChatStore }) {
+  const now = Date.now() / 1000;
+  const rank = { active: 0, idle: 1, offline: 2 } as const;
+  const people = [...store.users.values()]
+    .filter((u) => !u.is_bot)
+    .map((u) => ({ u, state: store.presenceOf(u.user_id, now) }))
+    .sort((a, b) => rank[a.state] - rank[b.state] || a.u.full_name.localeCompare(b.u.full_name));
+  return (
+    <details class="people" open>
+      <summary>People</summary>
+      <ul aria-label="People">
+        {people.map(({ u, state }) => (
+          <li key={u.user_id} class={`person ${state}`}>
+            <span class={`dot ${state}`} role="img" aria-label={state} />
+            {u.full_name}
+            {u.user_id === store.me.user_id ? " (you)" : ""}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 function Sidebar({
   store,
   narrow,
   go,
   close,
+  browse,
 }: {
   store: ChatStore;
   narrow: Narrow;
   go: (n: Narrow) => void;
   close: () => void;
+  browse: () => void;
 }) {
   const counts = store.unreadCounts();
   const streams = [...store.subscriptions.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const setMuted = async (streamId: number, topic: string, muted: boolean) => {
+    await api
+      .patch("/users/me/subscriptions/muted_topics", {
+        stream_id: streamId,
+        topic,
+        op: muted ? "add" : "remove",
+      })
+      .catch(() => undefined);
+  };
   const link = (n: Narrow, label: string, count: number, extra = "") => (
     <a
       href={narrowHash(n)}
@@ -63,10 +123,20 @@ function Sidebar({
         Close
       </button>
       <ul>
+        <li>{link({ view: "recent" }, "Recent conversations", 0)}</li>
         <li>{link({}, "All messages", counts.total)}</li>
         <li>{link({ private: true }, "Private messages", counts.private)}</li>
+        <li>{link({ is: "mentioned" }, "Mentions", 0)}</li>
+        <li>{link({ is: "starred" }, "Starred messages", 0)}</li>
+        <li>
+          {link({ view: "drafts" }, store.drafts.size > 0 ? `Drafts (${store.drafts.size})` : "Drafts", 0)}
+        </li>
       </ul>
+      <People store={store} />
       <h2>Streams</h2>
+      <button type="button" class="link browse-streams" onClick={browse}>
+        Browse streams
+      </button>
       <ul>
         {streams.map((s) => {
           const topics = [...(store.topics.get(s.stream_id)?.values() ?? [])].sort(
@@ -81,13 +151,22 @@ function Sidebar({
                   {topics.slice(0, 30).map((t) => {
                     const muted = store.isMuted(s.stream_id, t.name);
                     return (
-                      <li key={t.name}>
+                      <li key={t.name} class="topic-row">
                         {link(
                           { streamId: s.stream_id, topic: t.name },
                           t.name === "" ? "(no topic)" : t.name,
                           muted ? 0 : store.topicUnread(counts, s.stream_id, t.name),
                           muted ? " muted" : "",
                         )}
+                        <button
+                          type="button"
+                          class="link mute-toggle"
+                          aria-label={`${muted ? "Unmute" : "Mute"} topic ${t.name}`}
+                          title={muted ? "Unmute topic" : "Mute topic"}
+                          onClick={() => void setMuted(s.stream_id, t.name, !muted)}
+                        >
+                          {muted ? "Unmute" : "Mute"}
+                        </button>
                       </li>
                     );
                   })}
@@ -103,10 +182,77 @@ function Sidebar({
 
 export function ChatPage({ store }: { store: ChatStore }) {
   useStore(store);
-  const [narrow, setNarrow] = useState<Narrow>(() => parseHash(window.location.hash));
+  const [narrow, setNarrow] = useState<Narrow>(() => parseHash(window.location.hash, store.me.user_id));
+  const [restoring, setRestoring] = useState<{ draft: Draft; nonce: number } | undefined>();
   const [sidebarOpen, setSidebarOpen] = useState(false);
+  const [browsing, setBrowsing] = useState(false);
+  const [helping, setHelping] = useState(false);
+  const [query, setQuery] = useState(narrow.search ?? "");
+  const [reply, setReply] = useState<{ m: Message; quote: boolean; nonce: number } | undefined>();
+  const replyTo = (m: Message, quote: boolean) => setReply({ m, quote, nonce: Date.now() });
+  useEffect(() => setQuery(narrow.search ?? ""), [narrow.search]);
+  // Zulip's keyboard shortcuts (`?` lists them), outside text fields.
   useEffect(() => {
-    const onHash = () => setNarrow(parseHash(window.location.hash));
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      const target = e.target as HTMLElement | null;
+      const typing = target !== null && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName);
+      if (e.key === "Escape") {
+        if (typing) target.blur();
+        setHelping(false);
+        setBrowsing(false);
+        return;
+      }
+      if (typing || document.querySelector("[role=dialog]") !== null) return;
+      const articles = [...document.querySelectorAll<HTMLElement>("article.msg")];
+      const current = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>("article.msg");
+      const selected = current ?? undefined;
+      const handled = (() => {
+        switch (e.key) {
+          case "/":
+            document.getElementById("search-box")?.focus();
+            return true;
+          case "?":
+            setHelping(true);
+            return true;
+          case "c":
+            document.getElementById("compose-message")?.focus();
+            return true;
+          case "j":
+          case "k": {
+            const i = selected ? articles.indexOf(selected) : e.key === "j" ? -1 : articles.length;
+            const next = articles[i + (e.key === "j" ? 1 : -1)];
+            next?.focus();
+            next?.scrollIntoView({ block: "nearest" });
+            return next !== undefined;
+          }
+          case "r": {
+            const m = selected && store.messages.get(Number(selected.dataset["messageId"]));
+            if (m) replyTo(m, false);
+            return m !== undefined;
+          }
+          case "t":
+            go({ view: "recent" });
+            return true;
+          case "d":
+            go({ view: "drafts" });
+            return true;
+          case "n": {
+            const next = nextUnreadTopic(store, narrow);
+            if (next) go(next);
+            return next !== undefined;
+          }
+          default:
+            return false;
+        }
+      })();
+      if (handled) e.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+  useEffect(() => {
+    const onHash = () => setNarrow(parseHash(window.location.hash, store.me.user_id));
     window.addEventListener("hashchange", onHash);
     return () => window.removeEventListener("hashchange", onHash);
   }, []);
@@ -115,14 +261,33 @@ export function ChatPage({ store }: { store: ChatStore }) {
     setNarrow(n);
     setSidebarOpen(false);
   };
-  const title = narrow.private
-    ? "Private messages"
-    : narrow.streamId === undefined
-      ? "All messages"
-      : `#${store.streamName(narrow.streamId) ?? "?"}${narrow.topic !== undefined ? ` › ${narrow.topic}` : ""}`;
+  const title = viewTitle(store, narrow);
+  const unread = store.unreadCounts().total;
+  useEffect(() => {
+    const name = `${title.replace(" › ", " > ")} - ${store.realmName || "Chat"}`;
+    document.title = unread > 0 ? `(${unread}) ${name}` : name;
+  }, [title, unread, store.realmName]);
+  // The sidebar lists every topic of the open stream (GET /users/me/{id}/topics), not only loaded ones.
+  useEffect(() => {
+    if (narrow.streamId === undefined) return;
+    const id = narrow.streamId;
+    api
+      .get(`/users/me/${id}/topics`)
+      .then((res) => store.loadTopics(id, res["topics"] as { name: string; max_id: number }[]))
+      .catch(() => undefined);
+  }, [narrow.streamId, store]);
   return (
     <div class={sidebarOpen ? "chat sidebar-open" : "chat"}>
-      <Sidebar store={store} narrow={narrow} go={go} close={() => setSidebarOpen(false)} />
+      <Sidebar
+        store={store}
+        narrow={narrow}
+        go={go}
+        close={() => setSidebarOpen(false)}
+        browse={() => {
+          setSidebarOpen(false);
+          setBrowsing(true);
+        }}
+      />
       <section class="conversation" aria-label="Messages">
         <div class="conversation-head">
           <button
@@ -134,10 +299,39 @@ export function ChatPage({ store }: { store: ChatStore }) {
             Streams
           </button>
           <h1>{title}</h1>
+          <form
+            role="search"
+            class="search-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const q = query.trim();
+              go(q === "" ? {} : { search: q });
+            }}
+          >
+            <input
+              id="search-box"
+              type="search"
+              aria-label="Search messages"
+              placeholder="Search (stream: topic: sender: has: is:)"
+              value={query}
+              onInput={(e) => setQuery(e.currentTarget.value)}
+            />
+          </form>
+          <button type="button" class="link" aria-label="Keyboard shortcuts" onClick={() => setHelping(true)}>
+            ?
+          </button>
         </div>
-        <Feed store={store} narrow={narrow} go={go} />
-        <Compose store={store} narrow={narrow} />
+        {narrow.view === "recent" ? (
+          <RecentView store={store} go={go} />
+        ) : narrow.view === "drafts" ? (
+          <DraftsView store={store} restore={(draft) => setRestoring({ draft, nonce: Date.now() })} />
+        ) : (
+          <Feed store={store} narrow={narrow} go={go} reply={replyTo} />
+        )}
+        <Compose store={store} narrow={narrow} reply={reply} restore={restoring} />
       </section>
+      {browsing && <StreamBrowser store={store} go={go} onClose={() => setBrowsing(false)} />}
+      {helping && <ShortcutsDialog onClose={() => setHelping(false)} />}
     </div>
   );
 }

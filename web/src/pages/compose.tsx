@@ -1,34 +1,234 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { ApiError, api } from "../lib/api.js";
-import type { ChatStore, Narrow, Person } from "../lib/chat-store.js";
+import { ApiError, api, text } from "../lib/api.js";
+import type { ChatStore, Draft, Message, Narrow, Person } from "../lib/chat-store.js";
 import { insertMention, matchMentions, mentionAt } from "../lib/mentions.js";
 import type { MentionQuery } from "../lib/mentions.js";
 import { insertEmoji } from "../lib/emoji.js";
+import { uploadFile, uploadMarkdown } from "../lib/upload.js";
 
-export function Compose({ store, narrow }: { store: ChatStore; narrow: Narrow }) {
+/** How long typing pauses before the compose box is saved as a draft. */
+const DRAFT_SAVE_MS = 600;
+
+export function Compose({
+  store,
+  narrow,
+  reply,
+  restore,
+}: {
+  store: ChatStore;
+  narrow: Narrow;
+  /** A message to answer (`r`, Quote and reply): its conversation, and its text quoted when asked. */
+  reply?: { m: Message; quote: boolean; nonce: number } | undefined;
+  /** A draft to go on writing (the Drafts view's Restore). */
+  restore?: { draft: Draft; nonce: number } | undefined;
+}) {
   const [kind, setKind] = useState<"stream" | "private">(narrow.private ? "private" : "stream");
   const [stream, setStream] = useState("");
   const [topic, setTopic] = useState("");
   const [to, setTo] = useState("");
+  const [recipients, setRecipients] = useState<Person[]>([]);
+  const [activeTo, setActiveTo] = useState(0);
   const [content, setContent] = useState("");
   const [error, setError] = useState("");
   const [sending, setSending] = useState(false);
   const [mention, setMention] = useState<MentionQuery | undefined>();
   const [active, setActive] = useState(0);
   const textarea = useRef<HTMLTextAreaElement>(null);
+  const [uploads, setUploads] = useState<{ id: number; name: string; fraction: number }[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const lastTyping = useRef(0);
+  /** The server's draft of what is in the box (POST /drafts, then PATCH; DELETE once sent or emptied). */
+  const draftId = useRef<number | undefined>(undefined);
+  const draftSaves = useRef<Promise<void>>(Promise.resolve());
+  const [draftStatus, setDraftStatus] = useState("");
+
+  /** Typing notices (POST /typing): a start at most every 10 s while typing, a stop on send. */
+  const typingTarget = (): Record<string, string | number | number[]> | undefined => {
+    if (kind === "stream") {
+      const s = store.streamByName(stream);
+      return s && topic.trim() !== ""
+        ? { type: "stream", stream_id: s.stream_id, topic: topic.trim() }
+        : undefined;
+    }
+    return recipients.length > 0 ? { type: "direct", to: recipients.map((r) => r.user_id) } : undefined;
+  };
+  const notifyTyping = (op: "start" | "stop") => {
+    const target = typingTarget();
+    if (target === undefined) return;
+    if (op === "start") {
+      if (Date.now() - lastTyping.current < 10_000) return;
+      lastTyping.current = Date.now();
+    } else {
+      lastTyping.current = 0;
+    }
+    void api.post("/typing", { op, ...target }).catch(() => undefined);
+  };
+
+  // Files (button, drag and drop, paste) upload one by one; each becomes a link at the caret.
+  const attach = (files: Iterable<File>) => {
+    for (const file of files) {
+      const id = Math.random();
+      setUploads((u) => [...u, { id, name: file.name, fraction: 0 }]);
+      uploadFile(file, (fraction) => setUploads((u) => u.map((x) => (x.id === id ? { ...x, fraction } : x))))
+        .then(({ url, name }) => {
+          const el = textarea.current;
+          setContent((c) => {
+            const at = el && el.value === c ? el.selectionStart : c.length;
+            const link = uploadMarkdown(name, url);
+            const before = c.slice(0, at);
+            return `${before}${before === "" || /\s$/.test(before) ? "" : " "}${link} ${c.slice(at)}`;
+          });
+        })
+        .catch((err: unknown) =>
+          setError(err instanceof ApiError ? err.message : `Cannot upload ${file.name}.`),
+        )
+        .finally(() => setUploads((u) => u.filter((x) => x.id !== id)));
+    }
+  };
 
   // Follow the narrow: composing in a stream or topic view fills in the recipient.
   useEffect(() => {
     if (narrow.private) setKind("private");
+    if (narrow.dm !== undefined) {
+      setKind("private");
+      setRecipients(
+        narrow.dm
+          .filter((id) => id !== store.me.user_id || narrow.dm?.length === 1)
+          .map((id) => store.users.get(id))
+          .filter((p): p is Person => p !== undefined),
+      );
+    }
     if (narrow.streamId !== undefined) {
       setKind("stream");
       setStream(store.streamName(narrow.streamId) ?? "");
       setTopic(narrow.topic ?? "");
     }
-  }, [narrow.streamId, narrow.topic, narrow.private, store]);
+  }, [narrow.streamId, narrow.topic, narrow.private, narrow.dm?.join(","), store]);
+
+  useEffect(() => {
+    if (reply === undefined) return;
+    const { m, quote } = reply;
+    if (m.type === "stream" && m.stream_id !== undefined) {
+      setKind("stream");
+      setStream(
+        store.streamName(m.stream_id) ?? (typeof m.display_recipient === "string" ? m.display_recipient : ""),
+      );
+      setTopic(m.subject);
+    } else if (Array.isArray(m.display_recipient)) {
+      setKind("private");
+      const others = m.display_recipient.filter((r) => r.id !== store.me.user_id);
+      setRecipients(others.map((r) => store.users.get(r.id)).filter((p): p is Person => p !== undefined));
+    }
+    const focus = () => requestAnimationFrame(() => textarea.current?.focus());
+    if (!quote) {
+      focus();
+      return;
+    }
+    api
+      .get(`/messages/${m.id}`, { apply_markdown: false })
+      .then((res) => {
+        const raw = text(res["raw_content"]);
+        setContent(
+          (c) =>
+            `${c === "" ? "" : c + "\n"}@_**${m.sender_full_name}|${m.sender_id}** said:\n\`\`\`quote\n${raw}\n\`\`\`\n`,
+        );
+        focus();
+      })
+      .catch(() => focus());
+  }, [reply?.nonce]);
+
+  useEffect(() => {
+    if (restore === undefined) return;
+    const d = restore.draft;
+    if (d.type === "stream" && d.to[0] !== undefined) {
+      setKind("stream");
+      setStream(store.streamName(d.to[0]) ?? "");
+      setTopic(d.topic);
+    } else if (d.type === "private") {
+      setKind("private");
+      setRecipients(d.to.map((id) => store.users.get(id)).filter((p): p is Person => p !== undefined));
+    }
+    draftId.current = d.id;
+    setContent(d.content);
+    requestAnimationFrame(() => textarea.current?.focus());
+  }, [restore?.nonce]);
+
+  // Drafts: what is in the box is saved on the server a moment after typing stops.
+  useEffect(() => {
+    const queue = (job: () => Promise<void>) => {
+      draftSaves.current = draftSaves.current.then(job).catch(() => setDraftStatus("Draft not saved."));
+    };
+    if (content.trim() === "") {
+      // Sent or emptied: the draft goes (after a save still on its way).
+      queue(async () => {
+        const id = draftId.current;
+        draftId.current = undefined;
+        setDraftStatus("");
+        if (id !== undefined) await api.delete(`/drafts/${id}`).catch(() => undefined);
+      });
+      return undefined;
+    }
+    const timer = setTimeout(() => {
+      const s = store.streamByName(stream);
+      const draft =
+        kind === "stream" && s
+          ? { type: "stream", to: [s.stream_id], topic: topic.trim(), content }
+          : kind === "private" && recipients.length > 0
+            ? { type: "private", to: recipients.map((r) => r.user_id), topic: "", content }
+            : { type: "", to: [], topic: "", content };
+      queue(async () => {
+        const id = draftId.current;
+        if (id !== undefined) {
+          try {
+            await api.patch(`/drafts/${id}`, { draft });
+            setDraftStatus("Draft saved.");
+            return;
+          } catch (err) {
+            // Deleted elsewhere (the Drafts view, another tab): save it anew.
+            if (!(err instanceof ApiError && err.status === 404)) throw err;
+          }
+        }
+        const res = await api.post("/drafts", { drafts: [draft] });
+        draftId.current = (res["ids"] as number[])[0];
+        setDraftStatus("Draft saved.");
+      });
+    }, DRAFT_SAVE_MS);
+    return () => clearTimeout(timer);
+  }, [content, kind, stream, topic, recipients, store]);
 
   const people: Person[] = [...store.users.values()].filter((u) => u.user_id !== store.me.user_id);
   const suggestions = mention ? matchMentions(people, mention.query) : [];
+  const toSuggestions =
+    to.trim() === ""
+      ? []
+      : matchMentions(
+          people.filter((p) => !recipients.some((r) => r.user_id === p.user_id)),
+          to.trim(),
+        );
+  const addRecipient = (p: Person) => {
+    setRecipients([...recipients, p]);
+    setTo("");
+    setActiveTo(0);
+  };
+  const onToKeyDown = (e: KeyboardEvent) => {
+    if (toSuggestions.length > 0) {
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault();
+        const step = e.key === "ArrowDown" ? 1 : toSuggestions.length - 1;
+        setActiveTo((activeTo + step) % toSuggestions.length);
+        return;
+      }
+      if (e.key === "Enter" || e.key === "Tab") {
+        const p = toSuggestions[activeTo] ?? toSuggestions[0];
+        if (p) {
+          e.preventDefault();
+          addRecipient(p);
+        }
+        return;
+      }
+    }
+    if (e.key === "Backspace" && to === "" && recipients.length > 0) setRecipients(recipients.slice(0, -1));
+  };
 
   const updateMention = (text: string, caret: number) => {
     const m = mentionAt(text, caret);
@@ -68,12 +268,17 @@ export function Compose({ store, narrow }: { store: ChatStore; narrow: Narrow })
       if (kind === "stream") {
         await api.post("/messages", { type: "stream", to: stream.trim(), topic: topic.trim(), content });
       } else {
-        const recipients = to
+        const typed = to
           .split(",")
           .map((s) => s.trim())
           .filter((s) => s !== "");
-        await api.post("/messages", { type: "private", to: recipients, content });
+        await api.post("/messages", {
+          type: "private",
+          to: [...recipients.map((r) => r.email), ...typed],
+          content,
+        });
       }
+      notifyTyping("stop");
       setContent("");
       setMention(undefined);
     } catch (err) {
@@ -106,12 +311,35 @@ export function Compose({ store, narrow }: { store: ChatStore; narrow: Narrow })
         return;
       }
     }
-    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) void send();
+    // Enter sends; Shift+Enter is a new line (Ctrl/Cmd+Enter send too).
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      void send();
+    }
   };
 
   const streams = [...store.subscriptions.values()].sort((a, b) => a.name.localeCompare(b.name));
   return (
-    <form class="compose" onSubmit={(e) => void send(e)} aria-label="Compose">
+    <form
+      class={dragging ? "compose dragging" : "compose"}
+      onSubmit={(e) => void send(e)}
+      aria-label="Compose"
+      onDragOver={(e) => {
+        if (e.dataTransfer?.types.includes("Files")) {
+          e.preventDefault();
+          setDragging(true);
+        }
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        setDragging(false);
+        const files = e.dataTransfer?.files;
+        if (files && files.length > 0) {
+          e.preventDefault();
+          attach(files);
+        }
+      }}
+    >
       <div class="compose-row">
         <label class="compact">
           Message type
@@ -145,31 +373,95 @@ export function Compose({ store, narrow }: { store: ChatStore; narrow: Narrow })
             </label>
           </>
         ) : (
-          <label class="compact grow">
-            To
-            <input
-              placeholder="Emails, separated by commas"
-              value={to}
-              onInput={(e) => setTo(e.currentTarget.value)}
-            />
-          </label>
+          <div class="compact grow recipients">
+            <label for="compose-to">To</label>
+            <div class="pills">
+              {recipients.map((r) => (
+                <span key={r.user_id} class="pill">
+                  {r.full_name}
+                  <button
+                    type="button"
+                    class="link"
+                    aria-label={`Remove ${r.full_name}`}
+                    onClick={() => setRecipients(recipients.filter((x) => x.user_id !== r.user_id))}
+                  >
+                    ×
+                  </button>
+                </span>
+              ))}
+              <input
+                id="compose-to"
+                role="combobox"
+                aria-autocomplete="list"
+                aria-controls="recipient-list"
+                aria-expanded={toSuggestions.length > 0}
+                placeholder={recipients.length === 0 ? "Name or email" : ""}
+                value={to}
+                onInput={(e) => {
+                  setTo(e.currentTarget.value);
+                  setActiveTo(0);
+                }}
+                onKeyDown={onToKeyDown}
+              />
+            </div>
+            {toSuggestions.length > 0 && (
+              <ul id="recipient-list" class="typeahead" role="listbox" aria-label="Recipient suggestions">
+                {toSuggestions.map((p, i) => (
+                  <li
+                    key={p.user_id}
+                    role="option"
+                    aria-selected={i === activeTo}
+                    class={i === activeTo ? "active" : ""}
+                    onMouseDown={(e) => {
+                      e.preventDefault();
+                      addRecipient(p);
+                    }}
+                  >
+                    {p.full_name} <small>{p.email}</small>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
         )}
       </div>
       <div class="compose-row message-row">
         <label class="compact grow">
           Message
           <textarea
+            id="compose-message"
             ref={textarea}
             rows={3}
             value={content}
             aria-autocomplete="list"
-            aria-controls="mention-list"
-            aria-expanded={suggestions.length > 0}
+            aria-describedby="compose-hint"
+            aria-controls={suggestions.length > 0 ? "mention-list" : undefined}
             onInput={(e) => {
               setContent(e.currentTarget.value);
               updateMention(e.currentTarget.value, e.currentTarget.selectionStart);
+              if (e.currentTarget.value !== "") notifyTyping("start");
             }}
             onKeyDown={onKeyDown}
+            onPaste={(e) => {
+              const files = e.clipboardData?.files;
+              if (files && files.length > 0) {
+                e.preventDefault();
+                attach(files);
+              }
+            }}
+          />
+        </label>
+        <label class="button secondary attach">
+          Attach files
+          <input
+            type="file"
+            multiple
+            class="visually-hidden"
+            onChange={(e) => {
+              const files = e.currentTarget.files;
+              if (files) attach([...files]);
+              e.currentTarget.value = "";
+            }}
           />
         </label>
         {store.customEmoji.size > 0 && (
@@ -188,6 +480,15 @@ export function Compose({ store, narrow }: { store: ChatStore; narrow: Narrow })
           Send
         </button>
       </div>
+      {uploads.map((u) => (
+        <p key={u.id} class="upload" role="status">
+          Uploading {u.name} <progress aria-label={`Uploading ${u.name}`} max={1} value={u.fraction} />
+        </p>
+      ))}
+      <p class="hint" id="compose-hint">
+        Enter to send, Shift+Enter for a new line
+        {draftStatus !== "" && <span class="draft-status"> · {draftStatus}</span>}
+      </p>
       {suggestions.length > 0 && (
         <ul id="mention-list" class="typeahead" role="listbox" aria-label="Mention suggestions">
           {suggestions.map((p, i) => (

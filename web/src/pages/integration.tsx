@@ -5,7 +5,7 @@ import type { ChatStore } from "../lib/chat-store.js";
 import { loadIntegrations } from "../lib/integrations.js";
 import type { IntegrationInfo } from "../lib/integrations.js";
 import { sanitize } from "../lib/sanitize.js";
-import { buildWebhookUrl } from "../lib/url-builder.js";
+import { authorizationHeader, buildWebhookUrl } from "../lib/url-builder.js";
 import type { Bot } from "./bots.js";
 import { TemplateEditor } from "./template-editor.js";
 
@@ -83,6 +83,8 @@ export function IntegrationPage({ store, name }: { store: ChatStore; name: strin
   const [error, setError] = useState("");
   const [botId, setBotId] = useState(0);
   const [stream, setStream] = useState("");
+  // Where the key goes in what the user copies; "Try it" always sends it in the query.
+  const [keyIn, setKeyIn] = useState<"query" | "header" | "path">("query");
   const [topic, setTopic] = useState("");
   const [events, setEvents] = useState<string[]>([]);
   const [options, setOptions] = useState<Record<string, string>>({});
@@ -125,17 +127,16 @@ export function IntegrationPage({ store, name }: { store: ChatStore; name: strin
           onlyEvents: events,
           options,
         });
-  const shownUrl =
-    url ??
-    buildWebhookUrl({
-      site: window.location.origin,
-      integration: name,
-      apiKey: "",
-      stream,
-      topic,
-      onlyEvents: events,
-      options,
-    });
+  const shownUrl = buildWebhookUrl({
+    site: window.location.origin,
+    integration: name,
+    apiKey: bot?.api_key ?? "",
+    stream,
+    topic,
+    onlyEvents: events,
+    options,
+    keyIn,
+  });
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(shownUrl);
@@ -244,6 +245,25 @@ export function IntegrationPage({ store, name }: { store: ChatStore; name: strin
             Copy URL
           </button>
         </div>
+        <label>
+          Send the bot's key
+          <select
+            aria-label="Send the bot's key"
+            value={keyIn}
+            onChange={(e) => setKeyIn(e.currentTarget.value as "query" | "header" | "path")}
+          >
+            <option value="query">In the URL's query (?api_key=): any service</option>
+            <option value="header">In an Authorization header: services that can send headers</option>
+            <option value="path">As a path segment: services that take only a URL</option>
+          </select>
+        </label>
+        {keyIn === "header" && (
+          <p>
+            With each request, the header{" "}
+            <code id="integration-header">{authorizationHeader(bot?.api_key ?? "")}</code> (or HTTP Basic with
+            the bot's email as user and its key as password).
+          </p>
+        )}
         {copied !== "" && <p role="status">{copied}</p>}
         <h3>Try it</h3>
         {doc !== undefined && <TestPayload name={name} fixtures={doc.fixtures} url={url} />}
@@ -253,6 +273,8 @@ export function IntegrationPage({ store, name }: { store: ChatStore; name: strin
         <section
           class="card doc"
           aria-label="Documentation"
+          // A code block that scrolls sideways takes the focus, so the keyboard can scroll it.
+          ref={(el) => el?.querySelectorAll("pre").forEach((pre) => (pre.tabIndex = 0))}
           dangerouslySetInnerHTML={{ __html: sanitize(doc.html) }}
         />
       )}

@@ -1,0 +1,190 @@
+import { useEffect, useState } from "preact/hooks";
+import { ApiError, api, text } from "../lib/api.js";
+import type { ChatStore } from "../lib/chat-store.js";
+
+interface Invite {
+  id: number;
+  invited_by_user_id: number;
+  invited: number;
+  expiry_date: number | null;
+  invite_as: number;
+  is_multiuse: boolean;
+}
+
+const message = (err: unknown) => (err instanceof ApiError ? err.message : "Cannot reach the server.");
+
+const EXPIRIES: readonly { minutes: number | null; label: string }[] = [
+  { minutes: 60, label: "1 hour" },
+  { minutes: 24 * 60, label: "1 day" },
+  { minutes: 10 * 24 * 60, label: "10 days" },
+  { minutes: 30 * 24 * 60, label: "30 days" },
+  { minutes: null, label: "Never" },
+];
+
+const ROLES: readonly { id: number; label: string; admin: boolean }[] = [
+  { id: 400, label: "Member", admin: false },
+  { id: 600, label: "Guest", admin: false },
+  { id: 300, label: "Moderator", admin: true },
+  { id: 200, label: "Administrator", admin: true },
+];
+
+const roleLabel = (id: number) => ROLES.find((r) => r.id === id)?.label ?? `Role ${id}`;
+const date = (s: number) =>
+  new Date(s * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/**
+ * Invitation links: made here and shown once (the server keeps only a hash), listed with their
+ * expiry, revoked. Administrators also choose who may invite.
+ */
+export function Invitations({ store }: { store: ChatStore }) {
+  const admin = store.me.is_admin === true;
+  const [singleUse, setSingleUse] = useState(true);
+  const [expiry, setExpiry] = useState(2);
+  const [role, setRole] = useState(400);
+  const [link, setLink] = useState("");
+  const [invites, setInvites] = useState<Invite[]>([]);
+  const [status, setStatus] = useState("");
+  const [error, setError] = useState("");
+  const [policy, setPolicy] = useState("2");
+  const reload = () =>
+    api
+      .get("/invites")
+      .then((res) => setInvites(res["invites"] as Invite[]))
+      .catch(() => undefined);
+  useEffect(() => void reload(), []);
+  const create = async (e: Event) => {
+    e.preventDefault();
+    setError("");
+    setStatus("");
+    try {
+      const res = await api.post("/invites/multiuse", {
+        invite_expires_in_minutes: EXPIRIES[expiry]?.minutes ?? null,
+        invite_as: role,
+        single_use: singleUse,
+      });
+      setLink(text(res["invite_link"]));
+      void reload();
+    } catch (err) {
+      setError(message(err));
+    }
+  };
+  const revoke = async (id: number) => {
+    setError("");
+    try {
+      await api.delete(`/invites/multiuse/${id}`);
+      setStatus("Invitation revoked.");
+      void reload();
+    } catch (err) {
+      setError(message(err));
+    }
+  };
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      setStatus("Link copied.");
+    } catch {
+      setError("Cannot copy here; select the link and copy it.");
+    }
+  };
+  const savePolicy = async (value: string) => {
+    setPolicy(value);
+    setError("");
+    try {
+      await api.patch("/realm", { invite_to_realm_policy: Number(value) });
+      setStatus("Invitation policy saved.");
+    } catch (err) {
+      setError(message(err));
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="invite-heading">
+      <h2 id="invite-heading">Invite people</h2>
+      <p class="meta">
+        A link lets someone choose a name and password and join, in the default streams. No email is sent:
+        give them the link yourself. It is shown only once.
+      </p>
+      <form class="invite-form" aria-label="New invitation" onSubmit={(e) => void create(e)}>
+        <fieldset>
+          <legend>Who can use it</legend>
+          <label class="check">
+            <input type="radio" name="uses" checked={singleUse} onChange={() => setSingleUse(true)} />
+            One person
+          </label>
+          <label class="check">
+            <input type="radio" name="uses" checked={!singleUse} onChange={() => setSingleUse(false)} />
+            Anyone with the link
+          </label>
+        </fieldset>
+        <label>
+          Expires after
+          <select value={expiry} onChange={(e) => setExpiry(Number(e.currentTarget.value))}>
+            {EXPIRIES.map((x, i) => (
+              <option key={x.label} value={i}>
+                {x.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Join as
+          <select value={role} onChange={(e) => setRole(Number(e.currentTarget.value))}>
+            {ROLES.filter((r) => admin || !r.admin).map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Create invitation link</button>
+      </form>
+      {link !== "" && (
+        <div class="inline-form">
+          <label class="grow">
+            Invitation link
+            <input readOnly class="mono" value={link} onFocus={(e) => e.currentTarget.select()} />
+          </label>
+          <button type="button" class="secondary" onClick={() => void copy()}>
+            Copy link
+          </button>
+        </div>
+      )}
+      {status !== "" && <p role="status">{status}</p>}
+      {error !== "" && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <h3>Active invitations</h3>
+      {invites.length === 0 ? (
+        <p>None.</p>
+      ) : (
+        <ul class="invites">
+          {invites.map((i) => (
+            <li key={i.id}>
+              {i.is_multiuse ? "Anyone with the link" : "One person"} · {roleLabel(i.invite_as)} · made by{" "}
+              {i.invited_by_user_id === store.me.user_id
+                ? "you"
+                : (store.users.get(i.invited_by_user_id)?.full_name ?? "someone")}{" "}
+              on {date(i.invited)} ·{" "}
+              {i.expiry_date === null ? "never expires" : `expires ${date(i.expiry_date)}`}{" "}
+              <button type="button" class="link" onClick={() => void revoke(i.id)}>
+                Revoke invitation {i.id}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {admin && (
+        <label>
+          Who can invite
+          <select value={policy} onChange={(e) => void savePolicy(e.currentTarget.value)}>
+            <option value="2">Administrators</option>
+            <option value="4">Moderators and administrators</option>
+            <option value="1">All members</option>
+            <option value="6">Nobody</option>
+          </select>
+        </label>
+      )}
+    </section>
+  );
+}

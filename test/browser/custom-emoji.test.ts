@@ -60,7 +60,7 @@ describeBrowser("custom emoji in the web app (Chromium)", () => {
     await emoji.getByTitle(":green_tick:").waitFor();
     // An emoji uploaded while the page is open arrives with the realm_emoji event.
     await uploadEmoji(server, server.users.hamlet, "red_cross", "#aa0000");
-    await emoji.getByTitle(":red_cross:").waitFor({ timeout: 10_000 });
+    await emoji.getByTitle(":red_cross:").waitFor({ timeout: 60_000 });
 
     await page.getByLabel("Stream", { exact: true }).fill("Denmark");
     await page.getByLabel("Topic", { exact: true }).fill("emoji");

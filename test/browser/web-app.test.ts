@@ -79,11 +79,13 @@ describeBrowser("web app in Chromium", () => {
     await hamletPage.getByRole("button", { name: "Send" }).click();
 
     const feed = iagoPage.getByRole("log", { name: "Message feed" });
-    await feed.getByText("To be, or not to be").waitFor({ timeout: 10_000 });
+    await feed.getByText("To be, or not to be").waitFor({ timeout: 60_000 });
     await expect(feed.getByRole("link", { name: "#Denmark › castle" }).count()).resolves.toBe(1);
     // The sender's own feed shows it too, and the compose box is empty again.
     await hamletPage.getByRole("log", { name: "Message feed" }).getByText("To be, or not to be").waitFor();
-    await expect(hamletPage.getByLabel("Message", { exact: true }).inputValue()).resolves.toBe("");
+    await hamletPage.waitForFunction(
+      () => (document.getElementById("compose-message") as HTMLTextAreaElement | null)?.value === "",
+    );
   }, 60_000);
 
   it("shows Markdown rendered and a message with <img onerror> runs nothing", async () => {
@@ -128,6 +130,7 @@ describeBrowser("web app in Chromium", () => {
     const card = page.getByRole("listitem", { name: "GitHub notifier" });
     await card.waitFor();
     const email = await card.getByLabel("Bot email").inputValue();
+    await card.getByRole("button", { name: "Show API key" }).click();
     const key = await card.getByLabel("API key").inputValue();
     expect(email).toBe("github-notifier-bot@zulip.com");
     const stored = await server.running.services.users.byEmail(email);
@@ -143,6 +146,13 @@ describeBrowser("web app in Chromium", () => {
     await page.getByLabel("Stream", { exact: true }).fill("Denmark");
     const url = await page.getByLabel("Integration URL").inputValue();
     expect(url).toBe(`${server.url}/api/v1/external/github?api_key=${key}&stream=Denmark`);
+    // The header form: the URL without the key, the Authorization header to send with it.
+    await page.getByLabel("Send the bot's key").selectOption("header");
+    expect(await page.getByLabel("Integration URL").inputValue()).toBe(
+      `${server.url}/api/v1/external/github?stream=Denmark`,
+    );
+    expect(await page.locator("#integration-header").textContent()).toBe(`Authorization: Bearer ${key}`);
+    await page.getByLabel("Send the bot's key").selectOption("query");
 
     // GitHub posts a push to that URL.
     const fixture = fs.readFileSync(
@@ -159,7 +169,7 @@ describeBrowser("web app in Chromium", () => {
     await page.getByRole("link", { name: "Chat" }).click();
     const feed = page.getByRole("log", { name: "Message feed" });
     const pushed = feed.locator("article", { hasText: "Fix the greeting" });
-    await pushed.waitFor({ timeout: 10_000 });
+    await pushed.waitFor({ timeout: 60_000 });
     await expect(pushed.locator(".sender").textContent()).resolves.toBe("GitHub notifier");
     await expect(feed.getByRole("link", { name: "#Denmark › hello-world / main" }).count()).resolves.toBe(1);
   }, 90_000);
@@ -178,8 +188,9 @@ describeBrowser("web app in Chromium", () => {
     await echo.waitFor();
     const stored = (await server.running.services.users.byEmail("echo-bot@zulip.com"))!;
     const [service] = await server.running.services.users.servicesOf(stored.id);
+    await echo.getByRole("button", { name: "Show API key" }).click();
     await expect(echo.getByLabel("botserverrc section").inputValue()).resolves.toBe(
-      `[echo]\nemail=echo-bot@zulip.com\nkey=${stored.apiKey}\nsite=${server.url}\ntoken=${service!.token}\n`,
+      `[helloworld]\nemail=echo-bot@zulip.com\nkey=${stored.apiKey}\nsite=${server.url}\ntoken=${service!.token}\n`,
     );
     await expect(echo.getByRole("link", { name: "Download zuliprc" }).getAttribute("download")).resolves.toBe(
       "zuliprc",
@@ -195,6 +206,24 @@ describeBrowser("web app in Chromium", () => {
     const newKey = (await server.running.services.users.byEmail("echo-bot@zulip.com"))!.apiKey;
     expect(newKey).not.toBe(stored.apiKey);
     await expect(echo.getByLabel("API key").inputValue()).resolves.toBe(newKey);
+
+    // Signing secrets: shown, rotated with an overlap (old and new listed), the old one retired.
+    const signing = echo.getByRole("region", { name: "Signing secrets" });
+    await signing.getByRole("button", { name: "Show signing secrets" }).click();
+    await signing.getByText("(current)").waitFor();
+    const [first] = await server.running.services.signingSecrets.secrets(stored.id);
+    await expect(signing.locator("li code").allTextContents()).resolves.toEqual([first!.secret]);
+    await signing.getByRole("button", { name: "Rotate signing secret" }).click();
+    await signing.getByText(/\(old: valid until/).waitFor();
+    const rotated = await server.running.services.signingSecrets.secrets(stored.id);
+    expect(rotated.map((r) => r.secret)[1]).toBe(first!.secret);
+    await expect(signing.locator("li code").allTextContents()).resolves.toEqual(rotated.map((r) => r.secret));
+    await signing.getByRole("button", { name: "Retire old secret now" }).click();
+    await signing.getByRole("button", { name: "Retire old secret now" }).waitFor({ state: "detached" });
+    await expect(signing.locator("li").count()).resolves.toBe(1);
+    expect((await server.running.services.signingSecrets.secrets(stored.id)).map((r) => r.secret)).toEqual([
+      rotated[0]!.secret,
+    ]);
 
     await page.getByRole("button", { name: "Add a new bot" }).click();
     await page.getByLabel("Bot type").selectOption({ label: "Embedded" });

@@ -63,7 +63,7 @@ describe("zulip.Client: construction and the generic call", () => {
     const { hamlet } = server.users;
     const c = await clientFor(hamlet);
     expect(c.zulipVersion).toMatch(/^\d/);
-    expect(c.featureLevel).toBe(153);
+    expect(c.featureLevel).toBe(421);
     const first = c.sent[0]!;
     expect(first.method).toBe("GET");
     expect(first.path).toBe("/api/v1/server_settings");
@@ -77,7 +77,7 @@ describe("zulip.Client: construction and the generic call", () => {
     const c = await clientFor(server.users.hamlet);
     const res = await c.get_server_settings();
     ok(res);
-    expect(res).toMatchObject({ zulip_feature_level: 153, realm_name: "Zulip Dev" });
+    expect(res).toMatchObject({ zulip_feature_level: 421, realm_name: "Zulip Dev" });
     expect(typeof res["zulip_version"]).toBe("string");
     expect(typeof res["realm_uri"]).toBe("string");
   });
@@ -438,10 +438,8 @@ describe("zulip.Client: streams and subscriptions", () => {
     const c = await clientFor(iago);
     ok(await c.add_default_stream(stream.id));
     const reg = await c.register(null, null, { fetch_event_types: ["default_streams"] });
-    // Stream dictionaries at feature level 153.
-    expect(reg["realm_default_streams"]).toEqual(
-      expect.arrayContaining([expect.objectContaining({ stream_id: stream.id, name: stream.name })]),
-    );
+    // Channel ids since feature level 330.
+    expect(reg["realm_default_streams"]).toEqual(expect.arrayContaining([stream.id]));
   });
 
   it("get_subscribers", async () => {
@@ -610,7 +608,7 @@ describe("zulip.Client: users, presence, typing, settings", () => {
     });
     const id = created["user_id"] as number;
     ok(await admin.update_user_by_id(id, { full_name: "New Name", role: 400 }));
-    // At feature level 153 the client sends full_name as a plain string.
+    // Above feature level 106 the client sends full_name as a plain string.
     expect(admin.lastSent().body?.toString()).toBe("full_name=New+Name&role=400");
     const user = await admin.get_user_by_id(id);
     expect(user["user"]).toMatchObject({ full_name: "New Name", role: 400 });
@@ -817,11 +815,12 @@ describe("zulip.Client: organization settings", () => {
 
   it("add_realm_filter", async () => {
     const c = await clientFor(server.users.iago);
-    // At feature level 153 the client sends the template as url_format_string, in Zulip 6's %(name)s form.
-    const res = await c.add_realm_filter("#(?P<id>[0-9]+)", "https://github.com/zulip/zulip/issues/%(id)s");
+    // From feature level 176 the client sends an RFC 6570 url_template (url_format_string below it,
+    // which the server still accepts: test/clients/server-fixes.test.ts).
+    const res = await c.add_realm_filter("#(?P<id>[0-9]+)", "https://github.com/zulip/zulip/issues/{id}");
     ok(res);
     expect(typeof res["id"]).toBe("number");
-    expect(c.lastSent().body?.toString()).toContain("url_format_string=");
+    expect(c.lastSent().body?.toString()).toContain("url_template=");
     const stream = await freshStream([server.users.iago]);
     const id = await sendStream(c, stream.name, "linkifier", "see #42");
     const raw = await c.get_raw_message(id);
@@ -830,7 +829,7 @@ describe("zulip.Client: organization settings", () => {
 
   it("remove_realm_filter", async () => {
     const c = await clientFor(server.users.iago);
-    const added = await c.add_realm_filter("T(?P<id>[0-9]+)", "https://example.com/t/%(id)s");
+    const added = await c.add_realm_filter("T(?P<id>[0-9]+)", "https://example.com/t/{id}");
     ok(added);
     ok(await c.remove_realm_filter(added["id"] as number));
     const list = await c.get_realm_linkifiers();

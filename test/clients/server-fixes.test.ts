@@ -147,7 +147,16 @@ describe("custom profile fields: update, delete, reorder", () => {
     });
     expect(res.body).toEqual(ok);
     const fields = [
-      { id: phone, name: "Mobile", type: 1, hint: "With country code", field_data: "", order: 1 },
+      {
+        id: phone,
+        name: "Mobile",
+        type: 1,
+        hint: "With country code",
+        field_data: "",
+        order: 1,
+        required: false,
+        editable_by_user: true,
+      },
     ];
     expect(await listed()).toEqual({ ...ok, custom_fields: fields });
     expect(await drainEvents(q)).toEqual([{ id: 0, type: "custom_profile_fields", fields }]);

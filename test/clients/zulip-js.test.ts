@@ -113,8 +113,8 @@ describe("zulip-js configuration", () => {
     expect(await client.server.settings()).toMatchObject({
       result: "success",
       msg: "",
-      zulip_version: "6.0",
-      zulip_feature_level: 153,
+      zulip_version: "11.0",
+      zulip_feature_level: 421,
       realm_name: "Zulip Dev",
       email_auth_enabled: true,
       require_email_format_usernames: true,
@@ -463,8 +463,8 @@ describe("event queues through zulip-js", () => {
     expect(registered).toMatchObject({
       result: "success",
       queue_id: expect.any(String),
-      zulip_version: "6.0",
-      zulip_feature_level: 153,
+      zulip_version: "11.0",
+      zulip_feature_level: 421,
     });
     expect(await client.queues.deregister({ queue_id: registered["queue_id"] })).toEqual({
       result: "success",

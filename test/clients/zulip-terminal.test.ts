@@ -340,7 +340,7 @@ describe("zulip-terminal", () => {
     await o.send_message({ type: "private", to: [hamlet.id], content: "a private one" });
     const t = await startTerminal(hamlet);
     expect(t.client.sent[0]!.headers["user-agent"]).toMatch(/^ZulipTerminal\/0\.7\.0 /);
-    expect(t.initial).toMatchObject({ user_id: hamlet.id, email: hamlet.email, zulip_feature_level: 153 });
+    expect(t.initial).toMatchObject({ user_id: hamlet.id, email: hamlet.email, zulip_feature_level: 421 });
     expect((t.initial["subscriptions"] as PyResult[]).map((s) => s["name"])).toContain(stream);
     expect(t.initial["unread_msgs"]["count"]).toBe(2);
   });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { readZuliprc } from "../../src/tools/send-webhook-fixture.js";
+import { readZuliprc } from "../../src/tools/zuliprc.js";
 import { apiClient } from "../helpers/client.js";
 import type { ApiClient, Credentials } from "../helpers/client.js";
 import { runProcess, startProcess } from "../helpers/process.js";
@@ -53,6 +53,8 @@ beforeAll(async () => {
     // The sender's 200 mentions and the bot's 200 replies fit in the per-user limit.
     "--rate-limit",
     "600/60",
+    "--outgoing-webhook-allow",
+    `127.0.0.1:${botPort}`,
   ]);
   const m = await chat.waitFor(/Chat server listening on (http:\/\/\S+)/);
   api = apiClient(m[1]!);

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { readZuliprc } from "../../src/tools/send-webhook-fixture.js";
+import { readZuliprc } from "../../src/tools/zuliprc.js";
 import { apiClient } from "../helpers/client.js";
 import type { ApiClient, Credentials } from "../helpers/client.js";
 import { runProcess, startProcess } from "../helpers/process.js";
@@ -133,7 +133,9 @@ async function roundTrip(queue: Queue, params: Record<string, string>, from: str
 
 beforeAll(async () => {
   botPort = await freePort();
-  await startChat();
+  // As the README's walkthrough: the operator allows the local bot server (outgoing webhooks
+  // reach public addresses only by default).
+  await startChat(["--outgoing-webhook-allow", `127.0.0.1:${botPort}`]);
   const rc = readZuliprc(path.join(dataDir, "zuliprc"));
   expect(rc.site).toBe(chatUrl);
   owner = { email: rc.email, apiKey: rc.key };

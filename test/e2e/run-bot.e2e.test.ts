@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { readZuliprc } from "../../src/tools/send-webhook-fixture.js";
+import { readZuliprc } from "../../src/tools/zuliprc.js";
 import { apiClient } from "../helpers/client.js";
 import type { ApiClient, Credentials } from "../helpers/client.js";
 import { runProcess, startProcess } from "../helpers/process.js";

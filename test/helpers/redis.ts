@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { Redis } from "ioredis";
 import { connectRedis } from "../../src/infra/redis/connection.js";
 import type { RedisBackend } from "../../src/infra/redis/connection.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/lib/logger.js";
 
 /** The machine's Redis; tests that need it are skipped where none runs. */
 export const REDIS_URL = process.env["TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379";

@@ -3,7 +3,7 @@ import { defaultConfig } from "../../src/config.js";
 import type { ServerConfig } from "../../src/config.js";
 import { Role } from "../../src/domain/users/types.js";
 import type { User } from "../../src/domain/users/types.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/lib/logger.js";
 import { startServer } from "../../src/server.js";
 import type { RunningServer } from "../../src/server.js";
 import { apiClient } from "./client.js";
@@ -37,12 +37,19 @@ function asTestUser(u: User): TestUser {
   return { id: u.id, email: u.email, apiKey: u.apiKey, fullName: u.fullName };
 }
 
+/** The allow rules a test server gets unless told otherwise: its receivers listen on loopback. */
+export const LOOPBACK_ALLOW = ["127.0.0.0/8", "::1", "localhost"];
+
 /**
  * A real server on 127.0.0.1 with an ephemeral port and a fresh in-memory SQLite store, seeded with
  * Zulip's test cast. Close it in afterEach/afterAll.
+ *
+ * Outgoing webhooks may reach loopback (`LOOPBACK_ALLOW`, as an operator would allow a local bot
+ * server with `--outgoing-webhook-allow`), since test receivers listen on 127.0.0.1;
+ * `allowLoopback: false` gives the server's own default policy (public addresses only).
  */
 export async function startTestServer(
-  opts: { config?: Partial<ServerConfig>; clock?: Clock } = {},
+  opts: { config?: Partial<ServerConfig>; clock?: Clock; allowLoopback?: boolean } = {},
 ): Promise<TestServer> {
   const stack = wantsPostgresRedis(opts.config) ? await freshPostgresRedis() : undefined;
   const config = defaultConfig({
@@ -57,6 +64,10 @@ export async function startTestServer(
     logLevel: "silent",
     ...(stack?.config ?? {}),
     ...(opts.config ?? {}),
+    outgoingWebhookAllow: [
+      ...(opts.allowLoopback === false ? [] : LOOPBACK_ALLOW),
+      ...(opts.config?.outgoingWebhookAllow ?? []),
+    ],
   });
   const running = await startServer(config, {
     logger: silentLogger,

@@ -81,9 +81,7 @@ describe("HTTP Basic authentication", () => {
     const key = await t.api.post("/api/v1/fetch_api_key", {
       params: { username: "leaving@zulip.com", password: "pw-leaving" },
     });
-    await t.running.services.db.run("UPDATE users SET is_active = 0 WHERE id = ?", [
-      created.body.user_id as number,
-    ]);
+    await t.running.db.run("UPDATE users SET is_active = 0 WHERE id = ?", [created.body.user_id as number]);
     const res = await t.api.get("/api/v1/users/me", {
       as: { email: "leaving@zulip.com", apiKey: key.body.api_key },
     });

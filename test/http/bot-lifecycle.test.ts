@@ -77,8 +77,9 @@ describe("PATCH /api/v1/bots/{bot_id}", () => {
         registerQueue(s, u, { event_types: ["realm_bot", "realm_user"] }),
       ),
     );
+    // Only an administrator may hand the bot to someone else (issue 23, finding 6).
     const res = await s.api.patch(`/api/v1/bots/${bot.id}`, {
-      as: hamlet,
+      as: iago,
       params: {
         full_name: "Hook Bot Two",
         service_payload_url: '"http://127.0.0.1:2/hook"',
@@ -123,12 +124,33 @@ describe("PATCH /api/v1/bots/{bot_id}", () => {
       { type: "realm_user", op: "update", person: { user_id: bot.id, bot_owner_id: othello.id } },
     ];
     const withIds = (events: object[]) => events.map((e, id) => ({ ...e, id }));
-    // The administrator, the old and the new owner administer the bot; everyone sees its new name and owner.
-    for (const q of queues.slice(0, 3))
-      expect(await drainEvents(q, { skipSchemaCheck: true })).toEqual(withIds([...botEvents, ...userEvents]));
+    const listed = await s.api.get("/api/v1/bots", { as: othello, skipSchemaCheck: true });
+    // The transferred bot has a new key: the old one (which the previous owner knows) stops working.
+    const newKey = (listed.body.bots as { api_key: string }[])[0]!.api_key;
+    expect(newKey).toMatch(/^\w{32}$/);
+    expect(newKey).not.toBe(bot.apiKey);
+    const asOld = await s.api.get("/api/v1/users/me", {
+      as: { email: bot.email, apiKey: bot.apiKey },
+      skipSchemaCheck: true,
+    });
+    expect(asOld.status).toBe(401);
+    const asNew = await s.api.get("/api/v1/users/me", {
+      as: { email: bot.email, apiKey: newKey },
+      skipSchemaCheck: true,
+    });
+    expect(asNew.status).toBe(200);
+    const keyEvent = { type: "realm_bot", op: "update", bot: { user_id: bot.id, api_key: newKey } };
+    // The administrator, the old and the new owner administer the bot; everyone sees its new name
+    // and owner; the new key reaches the administrator and the new owner, never the previous owner.
+    for (const q of [queues[0]!, queues[2]!])
+      expect(await drainEvents(q, { skipSchemaCheck: true })).toEqual(
+        withIds([...botEvents, keyEvent, ...userEvents]),
+      );
+    expect(await drainEvents(queues[1]!, { skipSchemaCheck: true })).toEqual(
+      withIds([...botEvents, ...userEvents]),
+    );
     expect(await drainEvents(queues[3]!, { skipSchemaCheck: true })).toEqual(withIds(userEvents));
 
-    const listed = await s.api.get("/api/v1/bots", { as: othello, skipSchemaCheck: true });
     expect(listed.body).toEqual({
       result: "success",
       msg: "",
@@ -140,7 +162,7 @@ describe("PATCH /api/v1/bots/{bot_id}", () => {
           full_name: "Hook Bot Two",
           bot_type: 3,
           is_active: true,
-          api_key: bot.apiKey,
+          api_key: newKey,
           avatar_url: gravatar("hook-bot@zulip.com"),
           default_sending_stream: "Denmark",
           default_events_register_stream: "Denmark",
@@ -180,6 +202,11 @@ describe("PATCH /api/v1/bots/{bot_id}", () => {
     expect(await patch(hamlet, bot.id, { bot_owner_id: webhookBot.id })).toEqual({
       status: 400,
       body: err("Failed to change owner, bots can't own other bots"),
+    });
+    // Issue 23, finding 6: a member cannot hand a bot to someone else without their consent.
+    expect(await patch(hamlet, bot.id, { bot_owner_id: cordelia.id })).toEqual({
+      status: 400,
+      body: err("Only organization administrators can transfer a bot to another user"),
     });
     expect(await patch(hamlet, bot.id, { default_sending_stream: "nope" })).toEqual({
       status: 400,
@@ -284,6 +311,7 @@ describe("DELETE /api/v1/bots/{bot_id} and POST /api/v1/users/{user_id}/reactiva
       role: 400,
       timezone: "",
       avatar_url: gravatar("hookin-bot@zulip.com"),
+      avatar_version: 1,
       date_joined: "2026-01-01T00:00:00.000+00:00",
       is_active: true,
     };

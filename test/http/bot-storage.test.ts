@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 beforeEach(async () => {
-  await server.running.services.db.run("DELETE FROM bot_storage");
+  await server.running.db.run("DELETE FROM bot_storage");
 });
 
 const put = (storage: unknown, as: TestUser = bot) =>
@@ -101,7 +101,7 @@ describe("PUT /api/v1/bot_storage", () => {
     await put({ e: "😀".repeat(10) });
     expect(await server.running.services.botStorage.get(bot.id)).toEqual({ e: "😀".repeat(10) });
     // "e" + 10 emoji = 11 characters (22 UTF-16 units).
-    const size = await server.running.services.db.get<{ n: number }>(
+    const size = await server.running.db.get<{ n: number }>(
       "SELECT SUM(LENGTH(key) + LENGTH(value)) AS n FROM bot_storage",
     );
     expect(Number(size?.n)).toBe(11);

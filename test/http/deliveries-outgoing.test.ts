@@ -54,7 +54,13 @@ async function server(clock: ManualClock, config: Partial<ServerConfig> = {}): P
   const t = await startTestServer({
     clock,
     config: {
-      outgoingWebhooks: { ...defaultConfig().outgoingWebhooks, pollIntervalMs: 0, maxAttempts: 2 },
+      outgoingWebhooks: {
+        ...defaultConfig().outgoingWebhooks,
+        pollIntervalMs: 0,
+        maxAttempts: 2,
+        retryScheduleMs: [1000],
+        retryJitter: 0,
+      },
       ...config,
     },
   });
@@ -119,6 +125,7 @@ describe("outgoing deliveries", () => {
       attempts: 1,
       error: null,
       replay_of: null,
+      old_credential: null,
     });
     expect(request["method"]).toBe("POST");
     expect(request["url"]).toBe(hook.url);

@@ -1,7 +1,7 @@
 /** No api_key, secret, signature or token reaches the process's log lines either (debug level included). */
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { defaultConfig } from "../../src/config.js";
-import type { Logger } from "../../src/logger.js";
+import type { Logger } from "../../src/lib/logger.js";
 import { startServer } from "../../src/server.js";
 import type { RunningServer } from "../../src/server.js";
 

@@ -11,7 +11,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "@jest/globals";
 import { ManualClock } from "../../src/clock.js";
-import type { Logger } from "../../src/logger.js";
+import type { Logger } from "../../src/lib/logger.js";
 import { DeliveryLog } from "../../src/domain/deliveries/delivery-log.js";
 import type { IncomingCapture } from "../../src/domain/deliveries/entries.js";
 import { DEFAULT_DELIVERY_LOG } from "../../src/domain/deliveries/types.js";
@@ -412,5 +412,23 @@ describe("DeliveryLog with a file store", () => {
       await log.close();
     }
     expect(rows(path.join(dir, "deliveries.sqlite3")).map((r) => r.url)).toEqual(["/a", "/b"]);
+  });
+});
+
+describe("the delivery log's backlog in GET /metrics", () => {
+  async function backlog(t: TestServer): Promise<number | undefined> {
+    const text = await (await fetch(`${t.url}/metrics`)).text();
+    const line = text.split("\n").find((l) => l.startsWith("chat_delivery_log_backlog "));
+    return line === undefined ? undefined : Number(line.slice("chat_delivery_log_backlog ".length));
+  }
+
+  it("counts entries handed to the writer thread and not yet written, then none once written", async () => {
+    // Written a minute after they are queued: until a read flushes them, they are the backlog.
+    const t = await server(tempDir(), { deliveryLog: { flushDelayMs: 60_000 } });
+    expect(await backlog(t)).toBe(0);
+    for (let i = 0; i < 3; i++) expect(await helloworld(t)).toBe(200);
+    expect(await backlog(t)).toBe(3);
+    expect(await list(t)).toHaveLength(3);
+    expect(await backlog(t)).toBe(0);
   });
 });

@@ -84,6 +84,7 @@ describe("GET /api/v1/bots/{bot_id}/deliveries: incoming outcomes", () => {
       attempts: 1,
       error: null,
       replay_of: null,
+      old_credential: null,
     });
     expect(JSON.stringify(entry)).not.toContain(key);
   });
@@ -293,6 +294,7 @@ describe("POST /api/v1/bots/{bot_id}/deliveries/{delivery_id}/replay (incoming)"
       attempts: 1,
       error: null,
       replay_of: failed["id"],
+      old_credential: null,
     });
     const msg = await t.api.get(`/api/v1/messages/${messageId}`, {
       as: t.users.iago,

@@ -423,6 +423,8 @@ describe("GET /api/v1/integrations", () => {
       url: "/api/v1/external/helloworld",
       event_header: null,
       options: [],
+      url_options: [],
+      config_options: [],
       events: ["default"],
       ignored_events: [],
       signature: null,

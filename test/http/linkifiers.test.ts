@@ -87,7 +87,7 @@ describe("linkifiers", () => {
       code: "UNAUTHORIZED_PRINCIPAL",
     });
     expect((await add(users.iago, "(", TEMPLATE)).body).toEqual(
-      error("Bad regular expression: invalid pattern"),
+      error("Bad regular expression: missing closing ): ("),
     );
     expect((await add(users.iago, PATTERN, "not a url")).body).toEqual(error("Invalid URL template."));
     expect((await add(users.iago, "#(?P<num>[0-9]+)", TEMPLATE)).body).toEqual(

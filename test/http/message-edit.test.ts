@@ -130,6 +130,56 @@ describe("PATCH /api/v1/messages/{id}", () => {
     ]);
   });
 
+  it("tells a topic's resolving and unresolving in it, from the Notification Bot, as Zulip does", async () => {
+    const { api, users } = server;
+    await send(server, users.hamlet, { type: "stream", to: "Denmark", topic: "outage", content: "down" });
+    await send(server, users.othello, { type: "stream", to: "Denmark", topic: "outage", content: "still" });
+    const last = async (): Promise<{ subject: string; content: string; sender_email: string }[]> => {
+      const res = await api.get("/api/v1/messages", {
+        as: users.hamlet,
+        params: { anchor: "newest", num_before: 20, num_after: 0, apply_markdown: false },
+      });
+      return res.body.messages.map((m: { subject: string; content: string; sender_email: string }) => ({
+        subject: m.subject,
+        content: m.content,
+        sender_email: m.sender_email,
+      }));
+    };
+    const resolve = await api.patch("/api/v1/messages/1", {
+      as: users.iago,
+      params: { topic: "✔ outage", propagate_mode: "change_all" },
+    });
+    expect(resolve.body).toEqual(ok);
+    const iago = users.iago;
+    expect(await last()).toEqual([
+      { subject: "✔ outage", content: "down", sender_email: users.hamlet.email },
+      { subject: "✔ outage", content: "still", sender_email: users.othello.email },
+      {
+        subject: "✔ outage",
+        content: `@_**Iago|${iago.id}** has marked this topic as resolved.`,
+        sender_email: "notification-bot@zulip.com",
+      },
+    ]);
+    const unresolve = await api.patch("/api/v1/messages/1", {
+      as: users.hamlet,
+      params: { topic: "outage", propagate_mode: "change_all" },
+    });
+    expect(unresolve.body).toEqual(ok);
+    const after = await last();
+    expect(after.map((m) => m.subject)).toEqual(["outage", "outage", "outage", "outage"]);
+    expect(after[3]).toEqual({
+      subject: "outage",
+      content: `@_**King Hamlet|${users.hamlet.id}** has marked this topic as unresolved.`,
+      sender_email: "notification-bot@zulip.com",
+    });
+    // A rename that is not the same name with or without the mark says nothing.
+    await api.patch("/api/v1/messages/1", {
+      as: users.hamlet,
+      params: { topic: "✔ another", propagate_mode: "change_all" },
+    });
+    expect(await last()).toHaveLength(4);
+  });
+
   it("lets an administrator edit the topic of someone else's message, not its content", async () => {
     const { api, users } = server;
     await send(server, users.hamlet, { type: "stream", to: "Denmark", topic: "a", content: "x" });
@@ -251,7 +301,6 @@ describe("PATCH /api/v1/messages/{id}", () => {
             stream_id: denmark,
             orig_content: "hello",
             orig_rendered_content: "<p>hello</p>",
-            prev_rendered_content_version: 1,
             content: "new content",
             rendered_content: "<p>new content</p>",
             is_me_message: false,

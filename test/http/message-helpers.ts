@@ -61,7 +61,7 @@ export async function createStream(
   subscribers: readonly TestUser[],
   opts: StreamOptions = {},
 ): Promise<number> {
-  const repo = new StreamsRepo(server.running.services.db);
+  const repo = new StreamsRepo(server.running.db);
   const realmId = (await server.running.services.users.realm()).id;
   const inviteOnly = opts.inviteOnly ?? false;
   const stream = await repo.insert({
@@ -80,11 +80,11 @@ export async function createStream(
 }
 
 export async function subscribe(server: TestServer, streamId: number, user: TestUser): Promise<void> {
-  await new StreamsRepo(server.running.services.db).activate(user.id, streamId, "#76ce90", T0);
+  await new StreamsRepo(server.running.db).activate(user.id, streamId, "#76ce90", T0);
 }
 
 export async function unsubscribe(server: TestServer, streamId: number, user: TestUser): Promise<void> {
-  await new StreamsRepo(server.running.services.db).deactivate(user.id, streamId);
+  await new StreamsRepo(server.running.db).deactivate(user.id, streamId);
 }
 
 export async function muteTopic(
@@ -93,7 +93,7 @@ export async function muteTopic(
   streamId: number,
   topic: string,
 ): Promise<void> {
-  await new StreamsRepo(server.running.services.db).muteTopic(user.id, streamId, topic, T0);
+  await new StreamsRepo(server.running.db).muteTopic(user.id, streamId, topic, T0);
 }
 
 /** Sends through the API and returns the new id (fails the test on an error). */
@@ -235,7 +235,7 @@ export function expectedPrivateMessage(
  * them through the API would hash n passwords). Returns their ids.
  */
 export async function addBulkSubscribers(server: TestServer, streamId: number, n: number): Promise<number[]> {
-  const db = server.running.services.db;
+  const db = server.running.db;
   const realmId = (await server.running.services.users.realm()).id;
   const ids: number[] = [];
   await db.transaction(async (tx) => {

@@ -56,7 +56,7 @@ interface Row {
 }
 
 async function messagesAfter(server: TestServer, afterId: number): Promise<Row[]> {
-  const rows = await server.running.services.db.all<Row>(
+  const rows = await server.running.db.all<Row>(
     "SELECT id, sender_id, topic, pm_key, content, client FROM messages WHERE id > ? ORDER BY id",
     [afterId],
   );

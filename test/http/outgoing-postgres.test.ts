@@ -25,7 +25,13 @@ const pgUp = await postgresAvailable();
       clock,
       config: {
         databaseUrl: schema.url,
-        outgoingWebhooks: { ...defaultConfig().outgoingWebhooks, pollIntervalMs: 0 },
+        outgoingWebhooks: {
+          ...defaultConfig().outgoingWebhooks,
+          pollIntervalMs: 0,
+          maxAttempts: 4,
+          retryScheduleMs: [1000, 2000, 4000],
+          retryJitter: 0,
+        },
       },
     });
     endpoint = http.createServer((req, res) => {
@@ -58,7 +64,7 @@ const pgUp = await postgresAvailable();
     const id = await messages.send(iago, { type: "private", to: [bot.email], content: "hello pg" });
     await outgoing.idle();
     expect(received.map((b) => (JSON.parse(b) as { data: string }).data)).toEqual(["hello pg"]);
-    const reply = await t.running.services.db.get<{ sender_id: number | string; content: string }>(
+    const reply = await t.running.db.get<{ sender_id: number | string; content: string }>(
       "SELECT sender_id, content FROM messages WHERE id > ? ORDER BY id LIMIT 1",
       [id],
     );
@@ -69,7 +75,7 @@ const pgUp = await postgresAvailable();
     answer = "not json";
     const again = await messages.send(iago, { type: "private", to: [bot.email], content: "again" });
     await outgoing.idle();
-    const failure = await t.running.services.db.get<{ content: string }>(
+    const failure = await t.running.db.get<{ content: string }>(
       "SELECT content FROM messages WHERE id > ? ORDER BY id LIMIT 1",
       [again],
     );

@@ -7,10 +7,10 @@ import path from "node:path";
 import { ManualClock } from "../../src/clock.js";
 import { defaultConfig } from "../../src/config.js";
 import type { OutgoingWebhookConfig, ServerConfig } from "../../src/config.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/lib/logger.js";
 import { startServer } from "../../src/server.js";
 import type { RunningServer } from "../../src/server.js";
-import { startTestServer } from "../helpers/test-server.js";
+import { LOOPBACK_ALLOW, startTestServer } from "../helpers/test-server.js";
 import type { TestServer, TestUser } from "../helpers/test-server.js";
 import { AVATAR, T0, createStream } from "./message-helpers.js";
 
@@ -31,6 +31,8 @@ interface Answer {
   hang?: boolean;
   /** Close the connection without answering. */
   reset?: boolean;
+  /** Answer once this settles. */
+  after?: Promise<unknown>;
   headers?: Record<string, string>;
 }
 
@@ -60,8 +62,10 @@ class FakeBotEndpoint {
           req.socket.destroy();
           return;
         }
-        res.writeHead(answer.status ?? 200, { "content-type": "application/json", ...answer.headers });
-        res.end(answer.body ?? "");
+        void (answer.after ?? Promise.resolve()).then(() => {
+          res.writeHead(answer.status ?? 200, { "content-type": "application/json", ...answer.headers });
+          res.end(answer.body ?? "");
+        });
       });
     });
     await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
@@ -101,7 +105,16 @@ afterEach(async () => {
 });
 
 function webhookConfig(overrides: Partial<OutgoingWebhookConfig> = {}): OutgoingWebhookConfig {
-  return { ...defaultConfig().outgoingWebhooks, pollIntervalMs: 0, ...overrides };
+  // Zulip's schedule (4 attempts, 1 s, 2 s, 4 s apart), without jitter, so the times are exact.
+  return {
+    ...defaultConfig().outgoingWebhooks,
+    pollIntervalMs: 0,
+    maxAttempts: 4,
+    retryScheduleMs: [1000, 2000, 4000],
+    retryJitter: 0,
+    maxAgeMs: 60 * 60 * 1000,
+    ...overrides,
+  };
 }
 
 /** iago owns "Outgoing Bot" (outgoing-bot@zulip.com, id 8) pointing at a fake endpoint; stream Denmark (id 2). */
@@ -170,7 +183,7 @@ interface Row {
 
 /** Messages after `afterId`, straight from the store. */
 async function messagesAfter(s: Setup, afterId: number): Promise<Row[]> {
-  const rows = await s.server.running.services.db.all<Row>(
+  const rows = await s.server.running.db.all<Row>(
     "SELECT id, sender_id, stream_id, topic, pm_key, content, client FROM messages WHERE id > ? ORDER BY id",
     [afterId],
   );
@@ -215,7 +228,7 @@ describe("outgoing webhooks: what triggers a bot", () => {
       "POST",
       "/",
       "application/json",
-      "ZulipOutgoingWebhook/6.0",
+      "ZulipOutgoingWebhook/11.0",
     ]);
     expect(JSON.parse(req.body)).toEqual({
       data: "@**Outgoing Bot** hello",
@@ -274,7 +287,7 @@ describe("outgoing webhooks: what triggers a bot", () => {
     expect(s.endpoint.received[0]?.headers["connection"]).toBe("keep-alive");
   });
 
-  it("posts trigger private_message for a private message to the bot", async () => {
+  it("posts trigger direct_message for a private message to the bot (Zulip 8.0, level 201)", async () => {
     const s = await setup();
     await sendPrivate(s, s.server.users.hamlet, ["outgoing-bot@zulip.com"], "hi bot");
     expect(s.endpoint.json(0)).toEqual({
@@ -305,7 +318,7 @@ describe("outgoing webhooks: what triggers a bot", () => {
       bot_email: "outgoing-bot@zulip.com",
       bot_full_name: "Outgoing Bot",
       token: s.bot.token,
-      trigger: "private_message",
+      trigger: "direct_message",
       delivery_id: "1.1",
     });
   });
@@ -316,7 +329,7 @@ describe("outgoing webhooks: what triggers a bot", () => {
     expect(s.endpoint.received).toHaveLength(1);
     const body = s.endpoint.json(0) as { trigger: string; message: { display_recipient: unknown } };
     expect([body.trigger, body.message.display_recipient]).toEqual([
-      "private_message",
+      "direct_message",
       [HAMLET_DR, OTHELLO_DR, BOT_DR],
     ]);
   });
@@ -628,7 +641,7 @@ describe("outgoing webhooks: retries", () => {
     ]);
   }
 
-  it("retries connection errors after 1 s, 2 s and 4 s, then gives up with Zulip's notices", async () => {
+  it("retries connection errors after 1 s, 2 s and 4 s, then parks the delivery as dead with Zulip's failure notice", async () => {
     const s = await setup({ endpointDown: true });
     const { outgoing } = s.server.running.services;
     await sendStream(s, s.server.users.hamlet, "@**Outgoing Bot** anyone there?");
@@ -645,7 +658,8 @@ describe("outgoing webhooks: retries", () => {
     expect(await messagesAfter(s, 1)).toEqual([]);
     s.clock.advance(4000);
     expect(await outgoing.tick()).toBe(1);
-    expect(await jobStates(s)).toEqual([[4, 40_000 + 7000, "failed", down]]);
+    expect(await jobStates(s)).toEqual([[4, 40_000 + 7000, "dead", down]]);
+    // The owner's notice is the one summary of the dead deliveries (test/http/outgoing-delivery-states.test.ts).
     expect(await messagesAfter(s, 1)).toEqual([
       {
         id: 2,
@@ -654,17 +668,6 @@ describe("outgoing webhooks: retries", () => {
         topic: "castle",
         pm_key: null,
         content: "Failure! Bot is unavailable",
-        client: "OutgoingWebhookResponse",
-      },
-      {
-        id: 3,
-        sender_id: 8,
-        stream_id: null,
-        topic: "",
-        pm_key: "1,8",
-        content:
-          `[A message](${s.server.url}/#narrow/channel/2-Denmark/topic/castle/near/1) to your bot @_**Outgoing Bot** triggered an outgoing webhook.\n` +
-          "A connection error occurred. Is my bot server down?",
         client: "OutgoingWebhookResponse",
       },
     ]);
@@ -731,17 +734,19 @@ describe("outgoing webhooks: retries", () => {
   );
 
   it("times requests out after the configured time, retries, and reports the timeout", async () => {
-    const s = await setup({ config: { timeoutSeconds: 0.2, maxAttempts: 2 } });
+    const s = await setup({ config: { timeoutSeconds: 0.2, maxAttempts: 2, deadNoticeWindowMs: 0 } });
     s.endpoint.answer = () => ({ hang: true });
     await sendStream(s, s.server.users.hamlet, "@**Outgoing Bot** slow");
     expect(await jobStates(s)).toEqual([[1, 1000, "pending", "Request timed out after 0.2 seconds."]]);
     s.clock.advance(1000);
     await s.server.running.services.outgoing.tick();
     expect(s.endpoint.received).toHaveLength(2);
+    await s.server.running.services.outgoing.tick(); // the owner's summary (window 0)
     expect((await messagesAfter(s, 1)).map((m) => m.content)).toEqual([
       "Failure! Bot is unavailable",
-      `[A message](${s.server.url}/#narrow/channel/2-Denmark/topic/castle/near/1) to your bot @_**Outgoing Bot** triggered an outgoing webhook.\n` +
-        "Request timed out after 0.2 seconds.",
+      "Your bot @_**Outgoing Bot** could not deliver 1 message to its outgoing webhook; it is parked as a dead letter until you replay it (**Your bots → Deliveries → Replay all**).\n" +
+        "* 1 × Request timed out after 0.2 seconds.\n" +
+        `Messages: [1](${s.server.url}/#narrow/channel/2-Denmark/topic/castle/near/1)`,
     ]);
   });
 
@@ -752,7 +757,7 @@ describe("outgoing webhooks: retries", () => {
     await s.server.running.services.outgoing.tick();
     // Next retry would be at 1000 + 2000 = 3000 > 2500: give up now.
     expect(await jobStates(s)).toEqual([
-      [2, 1000 + 40_000, "failed", "A connection error occurred. Is my bot server down?"],
+      [2, 1000 + 40_000, "dead", "A connection error occurred. Is my bot server down?"],
     ]);
     expect((await messagesAfter(s, 1)).map((m) => m.content)[0]).toBe("Failure! Bot is unavailable");
   });
@@ -773,6 +778,7 @@ describe("outgoing webhooks: durability", () => {
       rateLimit: null,
       logLevel: "silent",
       outgoingWebhooks: webhookConfig(),
+      outgoingWebhookAllow: LOOPBACK_ALLOW,
     });
     // Reserve a port for the bot server, then leave it closed: the bot server is down.
     const endpoint = await new FakeBotEndpoint().listen();
@@ -819,7 +825,7 @@ describe("outgoing webhooks: durability", () => {
       "are you there?",
     ]);
     expect(await running.services.outgoing.jobs()).toEqual([]);
-    const last = await running.services.db.get<{ sender_id: number; content: string }>(
+    const last = await running.db.get<{ sender_id: number; content: string }>(
       "SELECT sender_id, content FROM messages ORDER BY id DESC LIMIT 1",
     );
     expect(last).toEqual({ sender_id: bot.id, content: "back again" });
@@ -838,6 +844,7 @@ describe("outgoing webhooks: durability", () => {
       rateLimit: null,
       logLevel: "silent",
       outgoingWebhooks: webhookConfig(),
+      outgoingWebhookAllow: LOOPBACK_ALLOW,
     });
     const endpoint = await new FakeBotEndpoint().listen();
     cleanups.push(() => endpoint.close());
@@ -861,9 +868,47 @@ describe("outgoing webhooks: durability", () => {
     await running.services.outgoing.tick();
     expect(endpoint.received).toHaveLength(2);
     expect(await running.services.outgoing.jobs()).toEqual([]);
-    const last = await running.services.db.get<{ content: string }>(
+    const last = await running.db.get<{ content: string }>(
       "SELECT content FROM messages ORDER BY id DESC LIMIT 1",
     );
     expect(last).toEqual({ content: "got it" });
+  });
+});
+
+/** Waits until `done()` holds, checking every 5 ms; fails after `timeoutMs` (a generous bound). */
+async function until(done: () => boolean, timeoutMs = 15_000): Promise<void> {
+  for (const end = Date.now() + timeoutMs; !done(); await new Promise((r) => setTimeout(r, 5)))
+    if (Date.now() > end) throw new Error("the awaited condition never held");
+}
+
+describe("outgoing webhooks: one conversation's deliveries in send order", () => {
+  it("sends a topic's next message only once the bot has answered the one before", async () => {
+    const s = await setup();
+    // The bot holds its answer to the first message until the test releases it.
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let answered = 0;
+    const answeredAtArrival: number[] = [];
+    s.endpoint.answer = () => {
+      answeredAtArrival.push(answered);
+      const after = answeredAtArrival.length === 1 ? held : Promise.resolve();
+      return { after: after.then(() => answered++), body: '{"response_not_required": true}' };
+    };
+    const send = (content: string) =>
+      s.server.api.post("/api/v1/messages", {
+        as: s.server.users.hamlet,
+        params: { type: "stream", to: "Denmark", topic: "castle", content: `@**Outgoing Bot** ${content}` },
+      });
+    expect((await send("first")).status).toBe(200);
+    await until(() => answeredAtArrival.length === 1);
+    expect((await send("second")).status).toBe(200);
+    // A window in which a delivery of the second message that did not wait would arrive (it did,
+    // at once, before). Nothing is judged by its length: it only gives the wrong order a chance.
+    for (let i = 0; i < 50 && answeredAtArrival.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    release();
+    await until(() => answeredAtArrival.length === 2);
+    await s.server.running.services.outgoing.idle();
+    // The second arrived only after the first was answered.
+    expect(answeredAtArrival).toEqual([0, 1]);
   });
 });

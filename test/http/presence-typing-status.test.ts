@@ -173,8 +173,8 @@ describe("POST /api/v1/typing", () => {
     ];
     const sender = { user_id: users.hamlet.id, email: "hamlet@zulip.com" };
     expect(await drainEvents(q)).toEqual([
-      { id: 0, type: "typing", op: "start", message_type: "private", sender, recipients },
-      { id: 1, type: "typing", op: "stop", message_type: "private", sender, recipients },
+      { id: 0, type: "typing", op: "start", message_type: "direct", sender, recipients },
+      { id: 1, type: "typing", op: "stop", message_type: "direct", sender, recipients },
     ]);
   });
 

@@ -338,7 +338,7 @@ describe("DELETE /api/v1/messages/{message_id}", () => {
     ).toBe(200);
     const res = await api.delete(`/api/v1/messages/${m1}`, { as: users.iago });
     expect([res.status, res.body]).toEqual([200, SUCCESS]);
-    const left = await server.running.services.db.all("SELECT * FROM reactions");
+    const left = await server.running.db.all("SELECT * FROM reactions");
     expect(left).toEqual([]);
   });
 });

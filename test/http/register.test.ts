@@ -15,9 +15,9 @@ const HEAD = {
   msg: "",
   queue_id: expect.stringMatching(UUID4),
   last_event_id: -1,
-  zulip_version: "6.0",
-  zulip_feature_level: 153,
-  zulip_merge_base: "6.0",
+  zulip_version: "11.0",
+  zulip_feature_level: 421,
+  zulip_merge_base: "11.0",
 };
 
 let server: TestServer | undefined;
@@ -64,6 +64,36 @@ function member(id: number, email: string, fullName: string, hash: string | null
     profile_data: {},
   };
 }
+
+/** Zulip's GroupPermissionSetting of each setting this server implements (defaults as in Zulip). */
+const setting = (
+  default_group_name: string,
+  allow_everyone_group: boolean,
+  default_for_system_groups: string | null = null,
+) => ({
+  require_system_group: false,
+  allow_internet_group: false,
+  allow_nobody_group: true,
+  allow_everyone_group,
+  default_group_name,
+  default_for_system_groups,
+  allowed_system_groups: [],
+});
+const SUPPORTED_PERMISSION_SETTINGS = {
+  realm: {
+    can_add_subscribers_group: setting("role:members", false),
+    can_create_private_channel_group: setting("role:members", false),
+    can_create_public_channel_group: setting("role:members", false),
+  },
+  stream: {
+    can_add_subscribers_group: setting("role:nobody", false),
+    can_administer_channel_group: setting("role:nobody", false),
+    can_remove_subscribers_group: setting("role:administrators", true),
+    can_send_message_group: setting("role:everyone", true),
+    can_subscribe_group: setting("role:nobody", false),
+  },
+  group: { can_mention_group: setting("role:everyone", true, "role:nobody") },
+};
 
 describe("POST /api/v1/register", () => {
   it("always answers queue_id, last_event_id and the versions", async () => {
@@ -159,7 +189,7 @@ describe("POST /api/v1/register", () => {
 
   it("lists deactivated users under realm_non_active_users", async () => {
     const { users, running } = await start();
-    await running.services.db.run("UPDATE users SET is_active = 0 WHERE id = ?", [users.cordelia.id]);
+    await running.db.run("UPDATE users SET is_active = 0 WHERE id = ?", [users.cordelia.id]);
     const body = await register(users.hamlet, { fetch_event_types: ["realm_user"] });
     expect(body.realm_non_active_users).toEqual([
       member(5, "cordelia@zulip.com", "Cordelia, Lear's daughter", null),
@@ -240,6 +270,11 @@ describe("POST /api/v1/register", () => {
       realm_date_created: 1767225600,
       realm_notifications_stream_id: 1,
       realm_bot_domain: "zulip.com",
+      // The members' system group (5) by default.
+      realm_can_add_subscribers_group: 5,
+      realm_can_create_private_channel_group: 5,
+      realm_can_create_public_channel_group: 5,
+      server_supported_permission_settings: SUPPORTED_PERMISSION_SETTINGS,
       realm_email_auth_enabled: true,
       realm_password_auth_enabled: true,
       realm_invite_required: true,
@@ -248,7 +283,7 @@ describe("POST /api/v1/register", () => {
       realm_allow_edit_history: true,
       realm_message_content_edit_limit_seconds: 600,
       realm_message_content_delete_limit_seconds: null,
-      realm_mandatory_topics: false,
+      realm_mandatory_topics: true,
       realm_message_retention_days: -1,
       realm_waiting_period_threshold: 0,
       realm_default_language: "en",
@@ -257,6 +292,32 @@ describe("POST /api/v1/register", () => {
       realm_plan_type: 1,
       zulip_plan_is_not_limited: true,
       realm_enable_spectator_access: false,
+      realm_icon_url: `${url}/static/images/logo/zulip-icon-128x128.png`,
+      realm_icon_source: "G",
+      realm_wildcard_mention_policy: 1,
+      realm_enable_read_receipts: true,
+      realm_default_external_accounts: {
+        github: {
+          name: "GitHub",
+          text: "GitHub",
+          hint: "Enter your GitHub username",
+          url_pattern: "https://github.com/%(username)s",
+        },
+        twitter: {
+          name: "Twitter",
+          text: "Twitter",
+          hint: "Enter your Twitter username",
+          url_pattern: "https://twitter.com/%(username)s",
+        },
+      },
+      realm_moderation_request_channel_id: -1,
+      realm_empty_topic_display_name: "general chat",
+      realm_topics_policy: "disable_empty_topic",
+      max_file_upload_size_mib: 25,
+      server_emoji_data_url: `${url}/static/generated/emoji/emoji_api.json`,
+      server_thumbnail_formats: [
+        { name: "840x560.webp", max_width: 840, max_height: 560, format: "webp", animated: false },
+      ],
       max_stream_name_length: 60,
       max_stream_description_length: 1024,
       max_topic_length: 60,
@@ -264,6 +325,9 @@ describe("POST /api/v1/register", () => {
       event_queue_longpoll_timeout_seconds: 90,
       server_presence_ping_interval_seconds: 60,
       server_presence_offline_threshold_seconds: 140,
+      server_typing_started_expiry_period_milliseconds: 15000,
+      server_typing_stopped_wait_period_milliseconds: 5000,
+      server_typing_started_wait_period_milliseconds: 10000,
     });
   });
 
@@ -328,6 +392,7 @@ describe("POST /api/v1/register", () => {
         send_private_typing_notifications: true,
         send_stream_typing_notifications: true,
         send_read_receipts: true,
+        presence_enabled: true,
         timezone: "",
         ...NOTIFICATIONS,
       },
@@ -351,6 +416,8 @@ describe("POST /api/v1/register", () => {
           hint: "Including the country code",
           field_data: "",
           order: 1,
+          required: false,
+          editable_by_user: true,
         },
       ],
     });
@@ -404,6 +471,14 @@ describe("POST /api/v1/register", () => {
       is_announcement_only: false,
       stream_weekly_traffic: null,
       can_remove_subscribers_group: 2,
+      is_archived: false,
+      creator_id: null,
+      is_recently_active: true,
+      can_subscribe_group: { direct_members: [], direct_subgroups: [] },
+      can_add_subscribers_group: { direct_members: [], direct_subgroups: [] },
+      can_administer_channel_group: { direct_members: [], direct_subgroups: [] },
+      can_send_message_group: 6,
+      topics_policy: "inherit",
     };
     expect(
       await register(
@@ -485,6 +560,21 @@ describe("POST /api/v1/register", () => {
         "realm_plan_type",
         "zulip_plan_is_not_limited",
         "realm_enable_spectator_access",
+        "realm_icon_url",
+        "realm_icon_source",
+        "realm_wildcard_mention_policy",
+        "realm_enable_read_receipts",
+        "realm_default_external_accounts",
+        "realm_moderation_request_channel_id",
+        "realm_empty_topic_display_name",
+        "realm_topics_policy",
+        "realm_can_add_subscribers_group",
+        "realm_can_create_private_channel_group",
+        "realm_can_create_public_channel_group",
+        "server_supported_permission_settings",
+        "max_file_upload_size_mib",
+        "server_emoji_data_url",
+        "server_thumbnail_formats",
         "max_stream_name_length",
         "max_stream_description_length",
         "max_topic_length",
@@ -492,6 +582,9 @@ describe("POST /api/v1/register", () => {
         "event_queue_longpoll_timeout_seconds",
         "server_presence_ping_interval_seconds",
         "server_presence_offline_threshold_seconds",
+        "server_typing_started_expiry_period_milliseconds",
+        "server_typing_stopped_wait_period_milliseconds",
+        "server_typing_started_wait_period_milliseconds",
         "realm_users",
         "realm_non_active_users",
         "cross_realm_bots",
@@ -551,6 +644,8 @@ describe("POST /api/v1/register", () => {
         "alert_words",
         "muted_users",
         "drafts",
+        "saved_snippets",
+        "reminders",
         "realm_playgrounds",
         "realm_linkifiers",
         "realm_filters",
@@ -562,6 +657,53 @@ describe("POST /api/v1/register", () => {
         "stop_words",
       ].sort(),
     );
+  });
+
+  it("lists the incoming-webhook integrations with Zulip 11's url_options and config_options", async () => {
+    const { api, users } = await start();
+    const res = await api.post("/api/v1/register", {
+      as: users.hamlet,
+      params: { fetch_event_types: JSON.stringify(["realm_incoming_webhook_bots"]) },
+    });
+    expect(res.status).toBe(200);
+    const bots = new Map(
+      (res.body.realm_incoming_webhook_bots as { name: string; url_options: unknown[] }[]).map((b) => [
+        b.name,
+        b,
+      ]),
+    );
+    expect(bots.get("helloworld")).toEqual({
+      name: "helloworld",
+      display_name: "Hello World",
+      all_event_types: ["default"],
+      config_options: [],
+      url_options: [],
+    });
+    expect(bots.get("azuredevops")).toMatchObject({
+      config_options: [],
+      url_options: [
+        {
+          key: "branches",
+          label: "Only notify for pushes to these branches (comma-separated)",
+          validator: "check_string",
+        },
+      ],
+    });
+    expect(bots.get("stripe")).toMatchObject({
+      config_options: [
+        {
+          key: "stripe_secret",
+          label: "Stripe signing secret (requests without a valid signature are refused)",
+          validator: "check_string",
+        },
+      ],
+      url_options: [],
+    });
+    expect(bots.get("gitlab")?.url_options).toContainEqual({
+      key: "use_merge_request_title",
+      label: "Put the merge request's title in its topic",
+      validator: "check_bool",
+    });
   });
 
   it("rejects malformed arguments", async () => {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { ManualClock } from "../../src/clock.js";
 import { defaultConfig } from "../../src/config.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/lib/logger.js";
 import { startServer } from "../../src/server.js";
 import { apiClient } from "../helpers/client.js";
 import { drainEvents, registerQueue } from "../helpers/events.js";
@@ -271,6 +271,47 @@ describe("scheduled messages", () => {
   });
 });
 
+describe("scheduled messages and can_send_message_group", () => {
+  it("refuses to schedule to a stream whose can_send_message_group leaves the sender out", async () => {
+    const { api, users } = server;
+    const onlyHamlet = { direct_members: [users.hamlet.id], direct_subgroups: [] };
+    const set = await api.patch(`/api/v1/streams/${denmark}`, {
+      as: users.iago,
+      params: { can_send_message_group: JSON.stringify({ new: onlyHamlet }) },
+    });
+    expect(set.body).toEqual(ok);
+    const base = {
+      type: "stream",
+      to: denmark,
+      topic: "castle",
+      content: "x",
+      scheduled_delivery_timestamp: T0 + HOUR,
+    };
+    const refused = await schedule(users.othello, base);
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      error("You do not have permission to post in this stream."),
+    ]);
+    expect((await schedule(users.hamlet, base)).body).toEqual({ ...ok, scheduled_message_id: 1 });
+    // Moving a scheduled message there is checked the same way.
+    const direct = await schedule(users.othello, {
+      type: "direct",
+      to: JSON.stringify([users.hamlet.id]),
+      content: "psst",
+      scheduled_delivery_timestamp: T0 + HOUR,
+    });
+    expect(direct.body).toEqual({ ...ok, scheduled_message_id: 2 });
+    const moved = await api.patch("/api/v1/scheduled_messages/2", {
+      as: users.othello,
+      params: { type: "stream", to: String(denmark), topic: "castle" },
+    });
+    expect([moved.status, moved.body]).toEqual([
+      400,
+      error("You do not have permission to post in this stream."),
+    ]);
+  });
+});
+
 describe("scheduled messages across a restart", () => {
   const cleanups: (() => Promise<unknown>)[] = [];
   afterEach(async () => {
@@ -310,7 +351,7 @@ describe("scheduled messages across a restart", () => {
     cleanups.push(() => running.close());
     // start() already ran the worker; a tick waits for it (and finds nothing left).
     expect(await running.services.scheduledMessages.tick()).toBe(0);
-    const sent = await running.services.db.all<{ sender_id: number; content: string }>(
+    const sent = await running.db.all<{ sender_id: number; content: string }>(
       "SELECT sender_id, content FROM messages ORDER BY id DESC LIMIT 1",
     );
     expect(sent).toEqual([{ sender_id: iago.id, content: "note to self" }]);

@@ -40,6 +40,14 @@ const GENERAL = {
   is_announcement_only: false,
   stream_weekly_traffic: null,
   can_remove_subscribers_group: 2,
+  is_archived: false,
+  creator_id: null,
+  is_recently_active: true,
+  can_subscribe_group: { direct_members: [], direct_subgroups: [] },
+  can_add_subscribers_group: { direct_members: [], direct_subgroups: [] },
+  can_administer_channel_group: { direct_members: [], direct_subgroups: [] },
+  can_send_message_group: 6,
+  topics_policy: "inherit",
 };
 const DENMARK = { ...GENERAL, stream_id: 2, name: "Denmark", description: "", rendered_description: "" };
 const SECRET = {

@@ -58,6 +58,15 @@ function stream(fields: Record<string, unknown>): Record<string, unknown> {
     is_announcement_only: false,
     stream_weekly_traffic: null,
     can_remove_subscribers_group: 2,
+    is_archived: false,
+    creator_id: null,
+    is_recently_active: true,
+    can_subscribe_group: { direct_members: [], direct_subgroups: [] },
+    can_add_subscribers_group: { direct_members: [], direct_subgroups: [] },
+    // The creator (hamlet, who creates the streams here; "general" has none: nobody).
+    can_administer_channel_group: { direct_members: [3], direct_subgroups: [] },
+    can_send_message_group: 6,
+    topics_policy: "inherit",
     ...fields,
   };
 }
@@ -151,6 +160,7 @@ describe("POST /api/v1/users/me/subscriptions", () => {
         subscription({
           stream_id: 1,
           name: "general",
+          can_administer_channel_group: { direct_members: [], direct_subgroups: [] },
           description: "Everyone is added to this stream by default. Welcome!",
           rendered_description: "<p>Everyone is added to this stream by default. Welcome!</p>",
           color: "#fae589",
@@ -215,7 +225,14 @@ describe("POST /api/v1/users/me/subscriptions", () => {
     });
     const streams = await s.api.get("/api/v1/streams", { as: s.users.iago, ...STREAMS_SCHEMA_GAP });
     expect(streams.body.streams[0]).toEqual(
-      stream({ stream_id: 2, name: "announce", is_announcement_only: true, stream_post_policy: 2 }),
+      stream({
+        stream_id: 2,
+        name: "announce",
+        can_administer_channel_group: { direct_members: [1], direct_subgroups: [] },
+        is_announcement_only: true,
+        stream_post_policy: 2,
+        can_send_message_group: 2,
+      }),
     );
   });
 
@@ -851,10 +868,17 @@ describe("DELETE /api/v1/users/me/subscriptions", () => {
     await s.api.post(SUBS, { as: s.users.hamlet, params: { subscriptions: [{ name: "Denmark" }] } });
     const list = await s.api.get(SUBS, { as: s.users.hamlet });
     expect(list.body.subscriptions).toEqual([
-      subscription({ stream_id: 2, name: "Denmark", pin_to_top: true }),
+      subscription({
+        stream_id: 2,
+        name: "Denmark",
+        pin_to_top: true,
+        // Created by iago in this block's setup.
+        can_administer_channel_group: { direct_members: [1], direct_subgroups: [] },
+      }),
       subscription({
         stream_id: 1,
         name: "general",
+        can_administer_channel_group: { direct_members: [], direct_subgroups: [] },
         description: "Everyone is added to this stream by default. Welcome!",
         rendered_description: "<p>Everyone is added to this stream by default. Welcome!</p>",
         color: "#fae589",
@@ -907,6 +931,7 @@ describe("GET /api/v1/users/me/subscriptions", () => {
         subscription({
           stream_id: 1,
           name: "general",
+          can_administer_channel_group: { direct_members: [], direct_subgroups: [] },
           description: "Everyone is added to this stream by default. Welcome!",
           rendered_description: "<p>Everyone is added to this stream by default. Welcome!</p>",
           subscribers: [1],

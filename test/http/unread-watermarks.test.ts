@@ -70,7 +70,7 @@ async function flags(as: TestUser, messages: number[], op: string, flag: string)
 }
 
 async function rowsOf(user: TestUser): Promise<number> {
-  const r = await server.running.services.db.get<{ n: number }>(
+  const r = await server.running.db.get<{ n: number }>(
     "SELECT COUNT(*) AS n FROM user_messages WHERE user_id = ?",
     [user.id],
   );
@@ -150,7 +150,7 @@ describe("subscribe, unsubscribe, resubscribe", () => {
     await subscribe(server, secret, othello);
     const m2 = await streamMsg(hamlet, "secret", "t", "2");
     expect(await unreadIds(othello)).toEqual([m1, m2]);
-    const intervals = await server.running.services.db.all<{ from_id: number; to_id: number }>(
+    const intervals = await server.running.db.all<{ from_id: number; to_id: number }>(
       "SELECT from_id, to_id FROM subscription_intervals WHERE user_id = ?",
       [othello.id],
     );
@@ -180,7 +180,14 @@ describe("watermarks and exception rows", () => {
 
     const log = recordEvents(server);
     expect(await flags(othello, [ids[1]!], "remove", "read")).toEqual({ ...ok, messages: [ids[1]] });
-    expect(log).toEqual([{ event: flagsEvent("remove", "read", [ids[1]!]), recipients: [othello.id] }]);
+    // Marking unread carries the message's conversation (Zulip's message_details, level 121).
+    const details = { [String(ids[1])]: { type: "stream", stream_id: denmark, topic: "t" } };
+    expect(log).toEqual([
+      {
+        event: { ...flagsEvent("remove", "read", [ids[1]!]), message_details: details },
+        recipients: [othello.id],
+      },
+    ]);
     expect(await unreadIds(othello)).toEqual([ids[1]]);
     expect(await fetchIds(othello, [["stream", "Denmark"]])).toEqual([
       [ids[0], ["read"]],
@@ -290,7 +297,7 @@ describe("deactivated users and edits", () => {
     const off = await server.api.delete(`/api/v1/users/${cordelia.id}`, { as: iago });
     expect(off.body).toEqual(ok);
     const m1 = await streamMsg(hamlet, "Denmark", "t", "while away");
-    await new UsersRepo(server.running.services.db).setActive(cordelia.id, true);
+    await new UsersRepo(server.running.db).setActive(cordelia.id, true);
     const m2 = await streamMsg(hamlet, "Denmark", "t", "back");
     expect(await fetchIds(cordelia, [])).toEqual([
       [m0, []],
@@ -341,7 +348,7 @@ describe("a user who receives little of the traffic", () => {
       as: othello,
       params: { messages: [q1], op: "add", flag: "read" },
     });
-    await repoStore(server.running.services.db).transaction(async ({ messages }) => {
+    await repoStore(server.running.db).transaction(async ({ messages }) => {
       const recipientId = await messages.recipientId(2, String(busy));
       for (let i = 0; i < 6_000; i++) {
         await messages.insertMessage({

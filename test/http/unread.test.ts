@@ -210,7 +210,14 @@ describe("POST /api/v1/messages/flags", () => {
     expect(await unreadIds()).toEqual([2, 3, 4, 5, 6]);
     expect(log).toEqual([
       { event: flagsEvent("add", "read", [1]), recipients: [users.othello.id] },
-      { event: flagsEvent("remove", "read", [2]), recipients: [users.othello.id] },
+      {
+        // Marking unread carries the message's conversation (Zulip's message_details, level 121).
+        event: {
+          ...flagsEvent("remove", "read", [2]),
+          message_details: { "2": { type: "stream", stream_id: 2, topic: "b" } },
+        },
+        recipients: [users.othello.id],
+      },
     ]);
   });
 

@@ -72,6 +72,7 @@ describe("user group subgroups", () => {
         members: [3, 4],
         direct_subgroup_ids: [9],
         is_system_group: false,
+        can_mention_group: 6,
       },
       {
         id: 9,
@@ -80,6 +81,7 @@ describe("user group subgroups", () => {
         members: [5],
         direct_subgroup_ids: [10],
         is_system_group: false,
+        can_mention_group: 6,
       },
       {
         id: 10,
@@ -88,6 +90,7 @@ describe("user group subgroups", () => {
         members: [],
         direct_subgroup_ids: [],
         is_system_group: false,
+        can_mention_group: 6,
       },
     ]);
 

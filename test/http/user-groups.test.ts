@@ -5,6 +5,8 @@ import { startTestServer } from "../helpers/test-server.js";
 import type { TestServer } from "../helpers/test-server.js";
 import { createStream, send } from "./message-helpers.js";
 
+/** Nobody may mention a system group (Zulip's default_for_system_groups, "role:nobody"). */
+const NOBODY = { direct_members: [], direct_subgroups: [] };
 let server: TestServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -27,6 +29,7 @@ const SYSTEM_GROUPS = [
     members: [1],
     direct_subgroup_ids: [],
     is_system_group: true,
+    can_mention_group: NOBODY,
   },
   {
     id: 2,
@@ -35,6 +38,7 @@ const SYSTEM_GROUPS = [
     members: [],
     direct_subgroup_ids: [1],
     is_system_group: true,
+    can_mention_group: NOBODY,
   },
   {
     id: 3,
@@ -43,6 +47,7 @@ const SYSTEM_GROUPS = [
     members: [],
     direct_subgroup_ids: [2],
     is_system_group: true,
+    can_mention_group: NOBODY,
   },
   {
     id: 4,
@@ -51,6 +56,7 @@ const SYSTEM_GROUPS = [
     members: [3, 4, 5, 7],
     direct_subgroup_ids: [3],
     is_system_group: true,
+    can_mention_group: NOBODY,
   },
   {
     id: 5,
@@ -59,6 +65,7 @@ const SYSTEM_GROUPS = [
     members: [],
     direct_subgroup_ids: [4],
     is_system_group: true,
+    can_mention_group: NOBODY,
   },
   {
     id: 6,
@@ -67,6 +74,7 @@ const SYSTEM_GROUPS = [
     members: [6],
     direct_subgroup_ids: [5],
     is_system_group: true,
+    can_mention_group: NOBODY,
   },
   {
     id: 7,
@@ -75,6 +83,7 @@ const SYSTEM_GROUPS = [
     members: [],
     direct_subgroup_ids: [6],
     is_system_group: true,
+    can_mention_group: NOBODY,
   },
 ];
 
@@ -100,6 +109,7 @@ describe("user groups", () => {
       members: [3, 4],
       direct_subgroup_ids: [],
       is_system_group: false,
+      can_mention_group: 6,
     };
     expect(await drainEvents(q)).toEqual([{ id: 0, type: "user_group", op: "add", group: danes }]);
     const reg = await registerQueue(server, users.othello, { fetch_event_types: ["realm_user_groups"] });
@@ -240,7 +250,7 @@ describe("user groups", () => {
     expect(msg.body.message.flags).toEqual(["mentioned"]);
     const cordelia = await api.get(`/api/v1/messages/${id}`, { as: users.cordelia });
     expect(cordelia.body.message.flags).toEqual([]);
-    const jobs = await server.running.services.db.all<{ bot_id: number }>(
+    const jobs = await server.running.db.all<{ bot_id: number }>(
       "SELECT bot_id FROM outgoing_webhook_jobs WHERE message_id = ?",
       [id],
     );

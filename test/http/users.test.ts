@@ -99,7 +99,16 @@ describe("GET /api/v1/users", () => {
       result: "success",
       msg: "",
       custom_fields: [
-        { id: fieldId, name: "Phone number", type: 1, hint: "Your phone", field_data: "", order: 1 },
+        {
+          id: fieldId,
+          name: "Phone number",
+          type: 1,
+          hint: "Your phone",
+          field_data: "",
+          order: 1,
+          required: false,
+          editable_by_user: true,
+        },
       ],
     });
   });

@@ -7,7 +7,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { integrations } from "../../integrations/index.js";
+import { integrationSummary } from "../../src/domain/webhooks/integration-summary.js";
 import { integrationUrl, integrationUrlText } from "../../src/tools/integration-url.js";
+import { BotNameTakenError } from "../../src/tools/bots.js";
 import { runProcess } from "../helpers/process.js";
 import { startTestServer } from "../helpers/test-server.js";
 import type { TestServer } from "../helpers/test-server.js";
@@ -36,11 +38,57 @@ afterAll(async () => {
   await t.close();
 });
 
-const helloworld = integrations.find((i) => i.name === "helloworld");
+const found = integrations.find((i) => i.name === "helloworld");
+const helloworld = found === undefined ? undefined : integrationSummary(found);
 const rc = (): { email: string; key: string; site: string } => ({
   email: t.users.iago.email,
   key: t.users.iago.apiKey,
   site: t.url,
+});
+
+describe("integration-url names what holds a bot name it cannot use", () => {
+  const asHamlet = (): { email: string; key: string; site: string } => ({
+    email: t.users.hamlet.email,
+    key: t.users.hamlet.apiKey,
+    site: t.url,
+  });
+  const createBot = async (as: typeof t.users.iago, shortName: string, botType: number) => {
+    const res = await t.api.post("/api/v1/bots", {
+      as,
+      params: {
+        full_name: `Bot ${shortName}`,
+        short_name: shortName,
+        bot_type: botType,
+        ...(botType === 3 ? { payload_url: JSON.stringify("http://127.0.0.1:9/") } : {}),
+      },
+    });
+    expect(res.status).toBe(200);
+    return res.body.user_id as number;
+  };
+
+  it("a bot of yours of another type", async () => {
+    await createBot(t.users.iago, "typed", 3);
+    const attempt = integrationUrl(rc(), helloworld!, { stream: "deploys", bot: "typed" });
+    await expect(attempt).rejects.toBeInstanceOf(BotNameTakenError);
+    await expect(attempt).rejects.toThrow(
+      "The bot typed-bot@zulip.com exists and is an outgoing-webhook bot, not an incoming-webhook bot; pass another --bot",
+    );
+  });
+
+  it("another user's bot", async () => {
+    await createBot(t.users.iago, "iagos", 2);
+    await expect(
+      integrationUrl(asHamlet(), helloworld!, { stream: "deploys", bot: "iagos" }),
+    ).rejects.toThrow("iagos-bot@zulip.com is a bot owned by Iago; pass another --bot");
+  });
+
+  it("a deactivated bot", async () => {
+    const id = await createBot(t.users.hamlet, "gone", 2);
+    expect((await t.api.delete(`/api/v1/bots/${id}`, { as: t.users.hamlet })).status).toBe(200);
+    await expect(integrationUrl(asHamlet(), helloworld!, { stream: "deploys", bot: "gone" })).rejects.toThrow(
+      "gone-bot@zulip.com is a deactivated bot; reactivate it or pass another --bot",
+    );
+  });
 });
 
 describe("integration-url", () => {
@@ -53,6 +101,7 @@ describe("integration-url", () => {
       email: "helloworld-bot@zulip.com",
     });
     expect(again).toEqual({ ...first, created: false });
+    expect(first.streamExists).toBe(true);
     const key = new URL(first.url).searchParams.get("api_key") ?? "";
     expect(first.url).toBe(
       `${t.url}/api/v1/external/helloworld?api_key=${key}&stream=deploys&topic=from+the+CLI`,
@@ -93,11 +142,16 @@ describe("integration-url", () => {
   it("prints the URL with the integration's options and events", () => {
     const github = integrations.find((i) => i.name === "github");
     if (github === undefined) throw new Error("github is not registered");
-    const text = integrationUrlText(github, {
-      url: "http://chat.example/api/v1/external/github?api_key=KEY&stream=dev",
-      botEmail: "github-bot@chat.example",
-      created: true,
-    });
+    const text = integrationUrlText(
+      integrationSummary(github),
+      {
+        url: "http://chat.example/api/v1/external/github?api_key=KEY&stream=dev",
+        botEmail: "github-bot@chat.example",
+        created: true,
+        streamExists: true,
+      },
+      "http://chat.example",
+    );
     const lines = text.split("\n");
     expect(lines.slice(0, 6)).toEqual([
       "GitHub: paste this URL into the service's webhook settings",
@@ -112,6 +166,7 @@ describe("integration-url", () => {
     expect(lines).toContain(
       "Signature: set the service's secret as the bot's config `github_secret` to have X-Hub-Signature-256 verified.",
     );
+    expect(lines).toContain("Docs: http://chat.example/integrations/github");
   });
 
   it("runs from the command line, with --help", async () => {
@@ -135,6 +190,20 @@ describe("integration-url", () => {
       ),
     );
     expect(run.output).toContain("(created the incoming-webhook bot uptimerobot-bot@zulip.com):");
+    expect(run.output).not.toContain("Warning");
+    const missing = await runProcess([
+      "bin/chat-server.js",
+      "integration-url",
+      "uptimerobot",
+      "--stream",
+      "nowhere",
+      "--zuliprc",
+      zuliprc,
+    ]);
+    expect(missing.code).toBe(0);
+    expect(missing.output).toContain(
+      "Warning: the stream 'nowhere' does not exist: create it (or subscribe to it) before the service posts, or its messages are refused.",
+    );
     const unknown = await runProcess([
       "bin/chat-server.js",
       "integration-url",

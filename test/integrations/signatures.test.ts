@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@jest/globals";
 import { JsonableError } from "../../src/errors.js";
-import { verifySignature } from "../../src/domain/webhooks/signatures.js";
+import { verifySignature } from "../../integrations/kit/signatures.js";
 import type { SignatureScheme, SignedRequest } from "../../integrations/kit/index.js";
 import hellosign from "../../integrations/hellosign/index.js";
 

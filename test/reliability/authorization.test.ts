@@ -350,7 +350,7 @@ beforeAll(async () => {
   const embeddedBot = await bot(4, "embedded", { serviceName: "helloworld" });
   const deadBot = await bot(1, "dead");
   const hamletBot = await bot(1, "renamable");
-  const repo = new UsersRepo(svc.db);
+  const repo = new UsersRepo(server.running.db);
   await repo.setActive(ghost.id, false);
   await repo.setActive(deadBot.id, false);
   const t = server.users;

@@ -64,6 +64,8 @@ async function startServer(dataDir: string, databaseUrl: string | undefined): Pr
       "error",
       "--outgoing-webhook-timeout",
       "2",
+      "--outgoing-webhook-allow",
+      "127.0.0.1",
       ...(databaseUrl === undefined ? [] : ["--database", databaseUrl]),
     ],
     { stdio: "pipe" },

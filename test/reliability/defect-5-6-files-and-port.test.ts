@@ -107,7 +107,18 @@ describe("defect 6: a first start on a busy port", () => {
 describe("defect 5: secrets at rest are not world-readable, whatever the umask", () => {
   it("makes the data dir 0700 and the store, WAL, shared memory and zuliprc 0600; --output writes 0600", async () => {
     const dataDir = tmpDir();
-    const server = chatServer(["serve", "--port", "0", "--data-dir", dataDir, "--log-level", "warn"]);
+    // create-bot's default payload URL is a bot server on this machine: allowed, as the README says.
+    const server = chatServer([
+      "serve",
+      "--port",
+      "0",
+      "--data-dir",
+      dataDir,
+      "--log-level",
+      "warn",
+      "--outgoing-webhook-allow",
+      "127.0.0.1:5002",
+    ]);
     await server.waitFor(/listening on (http:\/\/\S+)/);
     const files = ["chat.sqlite3", "chat.sqlite3-wal", "chat.sqlite3-shm", "zuliprc"];
     expect([mode(dataDir), ...files.map((f) => mode(path.join(dataDir, f)))]).toEqual([

@@ -12,7 +12,8 @@ import os from "node:os";
 import path from "node:path";
 import { ManualClock } from "../../src/clock.js";
 import { defaultConfig } from "../../src/config.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/lib/logger.js";
+import { LOOPBACK_ALLOW } from "../helpers/test-server.js";
 import { startServer } from "../../src/server.js";
 
 // Real servers and scrypt on a machine shared with other work: generous time limits.
@@ -59,6 +60,7 @@ describe("defect 8: a stable delivery id for outgoing webhooks", () => {
       botDomain: "zulip.com",
       rateLimit: null,
       logLevel: "silent",
+      outgoingWebhookAllow: LOOPBACK_ALLOW,
     });
     let running = await startServer(config, { clock, logger: silentLogger, ownerPassword: "pw" });
     const iago = running.firstStart!.owner;

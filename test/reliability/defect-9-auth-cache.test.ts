@@ -23,7 +23,7 @@ describe("defect 9: the auth cache forgets a user at once", () => {
   it("refuses a deactivated user's key on the very next request", async () => {
     const { hamlet } = server.users;
     expect((await server.api.get("/api/v1/users/me", { as: hamlet })).status).toBe(200);
-    await new UsersRepo(server.running.services.db).setActive(hamlet.id, false);
+    await new UsersRepo(server.running.db).setActive(hamlet.id, false);
     const res = await server.api.get("/api/v1/users/me", { as: hamlet });
     expect({ status: res.status, body: res.body }).toEqual({
       status: 401,
@@ -34,7 +34,7 @@ describe("defect 9: the auth cache forgets a user at once", () => {
   it("refuses an old key on the very next request after it changed", async () => {
     const { cordelia } = server.users;
     expect((await server.api.get("/api/v1/users/me", { as: cordelia })).status).toBe(200);
-    await new UsersRepo(server.running.services.db).setApiKey(cordelia.id, "N".repeat(32));
+    await new UsersRepo(server.running.db).setApiKey(cordelia.id, "N".repeat(32));
     const res = await server.api.get("/api/v1/users/me", { as: cordelia });
     expect(res.body).toEqual({ result: "error", msg: "Invalid API key", code: "UNAUTHORIZED" });
   });
@@ -43,7 +43,7 @@ describe("defect 9: the auth cache forgets a user at once", () => {
     const { othello } = server.users;
     expect((await server.api.get("/api/v1/users/me", { as: othello })).status).toBe(200);
     // A write that bypasses UsersRepo, then the hook.
-    await server.running.services.db.run("UPDATE users SET is_active = 0 WHERE id = ?", [othello.id]);
+    await server.running.db.run("UPDATE users SET is_active = 0 WHERE id = ?", [othello.id]);
     server.running.services.users.invalidateCredentials(othello.id);
     expect((await server.api.get("/api/v1/users/me", { as: othello })).status).toBe(401);
   });
@@ -80,7 +80,7 @@ describe.each([
 
   it("stores the SHA-256 of each key in api_key_hash", async () => {
     if (postgres && !pgUp) return;
-    const row = await server.running.services.db.get<{ api_key_hash: string }>(
+    const row = await server.running.db.get<{ api_key_hash: string }>(
       "SELECT api_key_hash FROM users WHERE id = ?",
       [server.users.webhookBot.id],
     );
@@ -92,7 +92,7 @@ describe.each([
 
   it("keeps keys of rows written before migration 007 working", async () => {
     if (postgres && !pgUp) return;
-    await server.running.services.db.run("UPDATE users SET api_key_hash = NULL");
+    await server.running.db.run("UPDATE users SET api_key_hash = NULL");
     expect(await webhookWith(server.users.webhookBot.apiKey)).toBe(200);
     expect(await webhookWith("Z".repeat(32))).toBe(401);
   });

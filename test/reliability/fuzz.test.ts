@@ -2,7 +2,9 @@
  * The fuzz suite (issue 11): hostile requests against every route of the app's routers and every
  * registered integration's recorded cases, truncated and with fields of the wrong type.
  * Properties, for every request: never a 5xx, always a JSON body (HEAD aside), no change to the
- * database when the request is rejected (4xx), an answer within 1 s.
+ * database when the request is rejected (4xx), an answer at all (none within 10 s is a hang). How
+ * many answers took longer than DEADLINE_MS is printed with the figures, not a failure: a busy
+ * machine must not turn this suite red (issue 27); timing belongs in `npm run bench`.
  *
  * Seeded and bounded: FUZZ_SEED (default 20261124) fixes the inputs; FUZZ_RUNS=N (or LONG_FUZZ=1)
  * multiplies their number for local runs. Findings are listed with the input that caused them.
@@ -89,7 +91,7 @@ async function onlyOwnerNotices(changed: string[], lastMessageId: number): Promi
   const messageTables = (t: string): boolean =>
     ["messages", "recipients", "user_messages", "huddles"].includes(t) || t.startsWith("messages_fts");
   if (!changed.every(messageTables)) return false;
-  const db = server.running.services.db;
+  const db = server.running.db;
   const notifier = await server.running.services.users.notificationBot();
   const added = await db.all<{ sender_id: number }>("SELECT sender_id FROM messages WHERE id > ?", [
     lastMessageId,
@@ -118,7 +120,7 @@ let snapshot: { changes: string; digest: Map<string, string> } | undefined;
  * any write on the server moves (other tests' too: that only costs extra digests).
  */
 async function totalChanges(): Promise<string> {
-  const db = server.running.services.db;
+  const db = server.running.db;
   if (db.dialect === "postgres") {
     const row = await db.get<{ lsn: string }>("SELECT pg_current_wal_insert_lsn()::text AS lsn");
     return row?.lsn ?? "";
@@ -135,7 +137,7 @@ async function authHeader(who: Who): Promise<Record<string, string>> {
   const email = who === "badkey" ? server.users.hamlet.email : server.users[who].email;
   let key = "Q".repeat(32);
   if (who !== "badkey") {
-    const repo = new UsersRepo(server.running.services.db);
+    const repo = new UsersRepo(server.running.db);
     const user = await repo.byEmail(email);
     if (user !== undefined && !user.isActive) await repo.setActive(user.id, true);
     key = user?.apiKey ?? key;
@@ -151,7 +153,7 @@ async function probe(
   headers: Record<string, string>,
   body?: Buffer,
 ): Promise<RawResponse | undefined> {
-  const db = server.running.services.db;
+  const db = server.running.db;
   // A digest of the whole database only when something was written since the last one.
   const changesBefore = await totalChanges();
   if (snapshot === undefined || snapshot.changes !== changesBefore) {
@@ -178,10 +180,7 @@ async function probe(
     stats.nonJson++;
     findings.push(`${label}: not JSON (${res.status}, ${String(res.headers["content-type"])}) — ${where}`);
   }
-  if (res.ms > DEADLINE_MS) {
-    stats.slow++;
-    findings.push(`${label}: answered after ${Math.round(res.ms)} ms — ${where}`);
-  }
+  if (res.ms > DEADLINE_MS) stats.slow++;
   if (res.status >= 400 && (await totalChanges()) !== changesBefore) {
     const changed = changedTables(before, await dbDigest(db, LOG_TABLES));
     if (changed.length > 0 && (await onlyOwnerNotices(changed, lastMessage))) {
@@ -355,7 +354,7 @@ function encode(
 
 describe("fuzz: every route of the app", () => {
   it(
-    "never answers 5xx, non-JSON, slowly, or with a changed database after a rejection",
+    "never answers 5xx, non-JSON, or with a changed database after a rejection, and never hangs",
     async () => {
       const routes = appRoutes(server.running.services).filter((r) => r.methods.length > 0);
       expect(routes.length).toBeGreaterThan(40);
@@ -376,7 +375,7 @@ describe("fuzz: every route of the app", () => {
         if (pathname.startsWith("/api/v1/external/") && p.realWebhookKey) {
           args.push([
             "api_key",
-            (await new UsersRepo(server.running.services.db).byId(server.users.webhookBot.id))?.apiKey ?? "",
+            (await new UsersRepo(server.running.db).byId(server.users.webhookBot.id))?.apiKey ?? "",
           ]);
         }
         const { query, headers, body } = encode(p, args);
@@ -391,7 +390,7 @@ describe("fuzz: every route of the app", () => {
       }
       expect(findings.filter((f) => f.startsWith("route "))).toEqual([]);
     },
-    300_000 * runs,
+    900_000 * runs, // a safety net for a loaded machine (PostgreSQL: minutes), not a time target
   );
 });
 
@@ -457,7 +456,7 @@ interface Mutation {
 
 describe("fuzz: every registered integration's cases, truncated and with wrong-typed fields", () => {
   it(
-    "never answers 5xx, non-JSON, slowly, or with a changed database after a rejection",
+    "never answers 5xx, non-JSON, or with a changed database after a rejection, and never hangs",
     async () => {
       const mutations = fc.sample(
         fc.record<Mutation>({
@@ -507,8 +506,7 @@ describe("fuzz: every registered integration's cases, truncated and with wrong-t
               what = `header ${name}: ${JSON.stringify(mu.header)}`;
             }
             const key =
-              (await new UsersRepo(server.running.services.db).byId(server.users.webhookBot.id))?.apiKey ??
-              "";
+              (await new UsersRepo(server.running.db).byId(server.users.webhookBot.id))?.apiKey ?? "";
             const url = c.url.replace("{api_key}", key).replace(/([?&])stream=[^&]*/, "$1stream=general");
             if (c.auth === "http_basic") {
               headers["authorization"] =
@@ -526,6 +524,6 @@ describe("fuzz: every registered integration's cases, truncated and with wrong-t
       }
       expect(findings.filter((f) => f.startsWith("integration "))).toEqual([]);
     },
-    300_000 * runs,
+    900_000 * runs, // a safety net for a loaded machine (PostgreSQL: minutes), not a time target
   );
 });

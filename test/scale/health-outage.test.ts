@@ -11,7 +11,7 @@ import type { TcpProxy } from "../helpers/tcp-proxy.js";
 import { startTestServer } from "../helpers/test-server.js";
 import type { TestServer } from "../helpers/test-server.js";
 import { connectRedis } from "../../src/infra/redis/connection.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/lib/logger.js";
 
 const servicesUp = (await postgresAvailable()) && (await redisAvailable());
 if (!servicesUp) process.stdout.write("SKIPPED outage tests: PostgreSQL or Redis not running\n");

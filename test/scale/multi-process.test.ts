@@ -17,7 +17,7 @@ import { startProcess } from "../helpers/process.js";
 import type { RunningProcess } from "../helpers/process.js";
 import { REDIS_URL, dropRedisPrefix, freshRedisPrefix, redisAvailable } from "../helpers/redis.js";
 import { connectRedis } from "../../src/infra/redis/connection.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/lib/logger.js";
 
 const servicesUp = (await postgresAvailable()) && (await redisAvailable());
 if (!servicesUp) process.stdout.write("SKIPPED multi-process tests: PostgreSQL or Redis not running\n");
@@ -82,6 +82,8 @@ async function call(
       "off",
       "--log-level",
       "warn",
+      "--outgoing-webhook-allow",
+      "127.0.0.1",
     ]);
     const m = await p.waitFor(/Chat server listening on (http:\/\/\S+)/, 60_000);
     return [p, m[1]!];

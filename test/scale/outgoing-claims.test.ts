@@ -40,7 +40,7 @@ describe.each(pgUp ? ["sqlite", "postgres"] : ["sqlite"])("outgoing job claims o
       },
     });
     // The second "process": its own connection pool (SQLite in memory cannot be shared: same Db).
-    other = databaseUrl === undefined ? t.running.services.db : await openStore({ databaseUrl });
+    other = databaseUrl === undefined ? t.running.db : await openStore({ databaseUrl });
     const { users } = t.running.services;
     const iago = (await users.byId(t.users.iago.id))!;
     const { bot } = await users.createBot(iago, {
@@ -50,7 +50,7 @@ describe.each(pgUp ? ["sqlite", "postgres"] : ["sqlite"])("outgoing job claims o
       payloadUrl: "http://127.0.0.1:9/",
     });
     const [service] = await users.servicesOf(bot.id);
-    const repo = new OutgoingRepo(t.running.services.db);
+    const repo = new OutgoingRepo(t.running.db);
     jobIds = [];
     for (let i = 0; i < 40; i++) {
       const job = await repo.insert(
@@ -63,18 +63,18 @@ describe.each(pgUp ? ["sqlite", "postgres"] : ["sqlite"])("outgoing job claims o
   });
 
   afterAll(async () => {
-    if (other !== t.running.services.db) await other.close();
+    if (other !== t.running.db) await other.close();
     await t.close();
     await drop?.();
   });
 
   it("gives every due job to exactly one of two processes claiming at once", async () => {
-    const mine = new OutgoingRepo(t.running.services.db);
+    const mine = new OutgoingRepo(t.running.db);
     const theirs = new OutgoingRepo(other);
     const lease = T0 + 15_000;
     const taken: number[][] = [[], []];
     for (let round = 0; round < 8; round++) {
-      const [x, y] = await Promise.all([mine.claimDue(T0, lease, 3), theirs.claimDue(T0, lease, 3)]);
+      const [x, y] = await Promise.all([mine.claimDue(T0, lease, 3, 10), theirs.claimDue(T0, lease, 3, 10)]);
       taken[0]!.push(...x.map((j) => j.id));
       taken[1]!.push(...y.map((j) => j.id));
     }
@@ -82,12 +82,12 @@ describe.each(pgUp ? ["sqlite", "postgres"] : ["sqlite"])("outgoing job claims o
     expect(all).toEqual(jobIds);
     expect(new Set(all).size).toBe(40);
     // Nothing is due again while the leases run: the claiming processes are alive.
-    expect(await mine.claimDue(T0 + 14_999, T0 + 30_000, 100)).toEqual([]);
+    expect(await mine.claimDue(T0 + 14_999, T0 + 30_000, 100, 10)).toEqual([]);
   });
 
   it("hands a job back to another process once the lease of a killed claimer has passed", async () => {
     const theirs = new OutgoingRepo(other);
-    const again = await theirs.claimDue(T0 + 15_000, T0 + 30_000, 100);
+    const again = await theirs.claimDue(T0 + 15_000, T0 + 30_000, 100, 10);
     expect(again.map((j) => j.id)).toEqual(jobIds);
     expect(again.map((j) => j.attempts)).toEqual(jobIds.map(() => 3));
   });

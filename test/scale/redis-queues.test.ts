@@ -16,7 +16,7 @@ import { BadEventQueueIdError } from "../../src/errors.js";
 import { connectRedis } from "../../src/infra/redis/connection.js";
 import type { RedisBackend } from "../../src/infra/redis/connection.js";
 import { RedisEventQueueStore } from "../../src/infra/redis/redis-queue-store.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/lib/logger.js";
 import { REDIS_URL, dropRedisPrefix, freshRedisPrefix, redisAvailable } from "../helpers/redis.js";
 
 const redisUp = await redisAvailable();

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Redis } from "ioredis";
 import { ManualClock } from "../../src/clock.js";
 import { defaultConfig } from "../../src/config.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/lib/logger.js";
 import { startServer } from "../../src/server.js";
 import type { RunningServer } from "../../src/server.js";
 import { apiClient, basicAuthHeader } from "../helpers/client.js";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Redis } from "ioredis";
 import { ManualClock } from "../../src/clock.js";
 import { defaultConfig } from "../../src/config.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/lib/logger.js";
 import { startServer } from "../../src/server.js";
 import type { RunningServer } from "../../src/server.js";
 import { UsersRepo } from "../../src/store/users-repo.js";
@@ -85,7 +85,7 @@ if (!servicesUp) process.stdout.write("SKIPPED shared-state tests: PostgreSQL or
     const hamlet = a.users.hamlet;
     expect((await onB.get("/api/v1/users/me", { as: hamlet, skipSchemaCheck: true })).status).toBe(200);
     // A write no process hears about: B's cache (its clock stands still) keeps the old key.
-    await a.running.services.db.run("UPDATE users SET api_key = ? WHERE id = ?", ["Z".repeat(32), hamlet.id]);
+    await a.running.db.run("UPDATE users SET api_key = ? WHERE id = ?", ["Z".repeat(32), hamlet.id]);
     expect((await onB.get("/api/v1/users/me", { as: hamlet, skipSchemaCheck: true })).status).toBe(200);
     // Another process publishes the change: B forgets the user at once.
     await raw.publish(`${prefix}auth-invalidate`, String(hamlet.id));
@@ -96,7 +96,7 @@ if (!servicesUp) process.stdout.write("SKIPPED shared-state tests: PostgreSQL or
     const sub = raw.duplicate();
     const heard = new Promise<string>((resolve) => sub.on("message", (_ch: string, m: string) => resolve(m)));
     await sub.subscribe(`${prefix}auth-invalidate`);
-    await new UsersRepo(a.running.services.db).setActive(a.users.cordelia.id, false);
+    await new UsersRepo(a.running.db).setActive(a.users.cordelia.id, false);
     expect(await heard).toBe(String(a.users.cordelia.id));
     sub.disconnect();
   });

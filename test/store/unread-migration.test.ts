@@ -59,13 +59,13 @@ const flag = (as: TestUser, messages: number[], op: string, name: string) =>
   server.api.post("/api/v1/messages/flags", { as, params: { messages, op, flag: name } });
 
 async function countRows(): Promise<number> {
-  const r = await server.running.services.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM user_messages");
+  const r = await server.running.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM user_messages");
   return Number(r?.n);
 }
 
 it("converts row-per-recipient data without changing any answer", async () => {
   const { hamlet, othello, iago, cordelia } = server.users;
-  const db = server.running.services.db;
+  const db = server.running.db;
   await createStream(server, "Denmark", [hamlet, othello, iago]);
   const secret = await createStream(server, "secret", [hamlet, othello], { inviteOnly: true });
   const stream = (to: string, topic: string, content: string, as = hamlet) =>
@@ -97,7 +97,7 @@ it("converts row-per-recipient data without changing any answer", async () => {
   const ids = (await db.all<{ id: number }>("SELECT id FROM messages WHERE stream_id IS NOT NULL")).map((r) =>
     Number(r.id),
   );
-  await repoStore(db).transaction((repos) => repos.messages.densify(ids));
+  await repoStore(db).transaction((repos) => repos.recipientRows.densify(ids));
   await db.run("UPDATE subscriptions SET active_from = 0, read_upto = 0");
   await db.run("DELETE FROM subscription_intervals");
   const oldRows = await countRows();

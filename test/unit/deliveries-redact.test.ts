@@ -1,7 +1,14 @@
 import { describe, expect, it } from "@jest/globals";
 import { incomingEntry } from "../../src/domain/deliveries/entries.js";
 import type { IncomingCapture } from "../../src/domain/deliveries/entries.js";
-import { mayHoldSecrets, redactBody, redactUrl } from "../../src/domain/deliveries/redact.js";
+import {
+  knownSecrets,
+  mayHoldSecrets,
+  redactBody,
+  redactHeaders,
+  redactUrl,
+  redactValues,
+} from "../../src/lib/redact.js";
 
 function capture(body: string, contentType = "application/json"): IncomingCapture {
   return {
@@ -94,5 +101,80 @@ describe("incoming entries", () => {
       1024,
     );
     expect(form.requestBody).toBe("token=%5Bredacted%5D&text=hi");
+  });
+});
+
+describe("redaction by value (issue 23, finding 6: the delivery log redacts by header name)", () => {
+  const secret = "whsec_known_bot_secret_0123";
+
+  it("replaces credential headers whatever their name, and keeps the others", () => {
+    const headers = redactHeaders(
+      {
+        "X-Private-Key": "k",
+        "X-Auth": "opaque",
+        "X-Session-Id": "s",
+        "X-Author": "Hamlet",
+        "X-Forwarded-Auth": "Bearer abcdefgh12345",
+        "X-Upstream": "token 0123456789abcdef",
+        "X-Note": `carried ${secret} along`,
+        "X-GitHub-Event": "push",
+      },
+      knownSecrets([secret]),
+    );
+    expect(headers).toEqual({
+      "x-private-key": "[redacted]",
+      "x-auth": "[redacted]",
+      "x-session-id": "[redacted]",
+      "x-author": "Hamlet",
+      "x-forwarded-auth": "[redacted]",
+      "x-upstream": "[redacted]",
+      "x-note": "carried [redacted] along",
+      "x-github-event": "push",
+    });
+  });
+
+  it("replaces the bot's known secrets and credential forms in any field of a body", () => {
+    const body = JSON.stringify({
+      note: `the secret is ${secret}`,
+      pat: "ghp_0123456789abcdefghijABCDEFGHIJ012345",
+      slack: "xoxb-123456789012-abcdefghij",
+      stripe: "sk_live_0123456789abcdef",
+      aws: "AKIAIOSFODNN7EXAMPLE",
+      jwt: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+      clone: "https://x-access-token:ghs_abcdefghij@github.com/octo/hello.git",
+      key: "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
+    });
+    const stored = incomingEntry({ ...capture(body), secrets: knownSecrets([secret]) }, 4096).requestBody;
+    expect(JSON.parse(String(stored))).toEqual({
+      note: "the secret is [redacted]",
+      pat: "[redacted]",
+      slack: "[redacted]",
+      stripe: "[redacted]",
+      aws: "[redacted]",
+      jwt: "[redacted]",
+      clone: "https://[redacted]@github.com/octo/hello.git",
+      key: "[redacted]",
+    });
+  });
+
+  it("keeps prose and ordinary ids as sent, byte for byte", () => {
+    const body =
+      '{"message": "Use basic authentication with a bearer of good news", "sha": "0123456789abcdef0123456789abcdef01234567", "url": "git@github.com:octo/hello.git"}';
+    expect(incomingEntry(capture(body), 4096).requestBody).toEqual(Buffer.from(body, "utf8"));
+    expect(redactValues(body, knownSecrets(["short"]))).toBe(body);
+  });
+
+  it("replaces a known secret in a form field and in the URL", () => {
+    const entry = incomingEntry(
+      {
+        ...capture("a=1", "application/x-www-form-urlencoded"),
+        url: `/api/v1/external/x?stream=s&topic=${secret}`,
+        form: { comment: `see ${secret}` },
+        secrets: knownSecrets([secret]),
+      },
+      4096,
+    );
+    expect(entry.url).toBe("/api/v1/external/x?stream=s&topic=[redacted]");
+    expect(entry.requestForm).toEqual({ comment: "see [redacted]" });
   });
 });

@@ -6,7 +6,7 @@ import { EventQueueService } from "../../src/domain/events/event-queue-service.j
 import { MemoryEventQueueStore } from "../../src/domain/events/memory-queue-store.js";
 import { Role } from "../../src/domain/users/types.js";
 import type { User } from "../../src/domain/users/types.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/lib/logger.js";
 
 v8.setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;

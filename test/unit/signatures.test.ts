@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import crypto from "node:crypto";
-import { verifySignature } from "../../src/domain/webhooks/signatures.js";
+import { verifySignature } from "../../integrations/kit/signatures.js";
 import { JsonableError } from "../../src/errors.js";
 
 const body = Buffer.from('{"id":"evt_1","type":"charge.succeeded"}');

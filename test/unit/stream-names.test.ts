@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { checkStreamName, normalizeColor } from "../../src/domain/streams/stream-names.js";
-import { pickColor, renderDescription } from "../../src/domain/streams/stream-service.js";
+import { pickColor, renderDescription } from "../../src/domain/streams/shared.js";
 
 describe("checkStreamName", () => {
   it("accepts ordinary names, emoji and 60 characters", () => {

@@ -77,6 +77,8 @@ describe.each(dialects)("StreamService on %s", (dialect) => {
       isDefault: false,
       dateCreated: NOW,
       firstMessageId: null,
+      groupSettings: {},
+      topicsPolicy: "inherit",
     });
     expect(secret.name).toBe("secret");
     expect(secret.renderedDescription).toBe("<p>plans</p>");

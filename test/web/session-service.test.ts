@@ -21,13 +21,14 @@ describe("SessionService", () => {
     expect((await sessions.lookUp(session.id))?.user.email).toBe("iago@zulip.com");
     clock.advance(1);
     await expect(sessions.lookUp(session.id)).resolves.toBeUndefined();
-    const rows = await server.running.services.db.all("SELECT id_hash FROM web_sessions");
+    const rows = await server.running.db.all("SELECT id_hash FROM web_sessions");
     expect(rows).toEqual([]);
   });
 
   it("stores only a hash of the cookie value", async () => {
     server = await startTestServer();
-    const { sessions, db } = server.running.services;
+    const { sessions } = server.running.services;
+    const { db } = server.running;
     const session = await sessions.signIn("hamlet@zulip.com", "hamlet@zulip.com-password", "127.0.0.1");
     const rows = await db.all<{ id_hash: string; csrf_token: string }>(
       "SELECT id_hash, csrf_token FROM web_sessions",

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { ManualClock } from "../../src/clock.js";
 import { startServer } from "../../src/server.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/lib/logger.js";
 import { basicAuthHeader } from "../helpers/client.js";
 import { freshPostgresSchema, postgresAvailable } from "../helpers/postgres.js";
 import { OWNER_PASSWORD, startTestServer } from "../helpers/test-server.js";

@@ -533,7 +533,7 @@ export async function main(args: string[]): Promise<void> {
     )
     .demandCommand(
       1,
-      "Name a command: serve, send-webhook-fixture, integrations, integration-url, botserverrc, create-bot, run-bot",
+      "Name a command: serve, send-webhook-fixture, new-integration, export-template, test-integration, integrations, integration-url, botserverrc, create-bot, run-bot",
     )
     .strict()
     .fail((msg: string | null, err: Error | undefined) => {

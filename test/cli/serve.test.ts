@@ -116,6 +116,16 @@ describe("chat-server serve", () => {
     expect(output).toContain("--database");
   });
 
+  it("names every command --help lists when none is given", async () => {
+    const help = await runProcess(["bin/chat-server.js", "--help"]);
+    const listed = [...help.output.matchAll(/^ {2}chat-server ([a-z-]+)/gm)].map((m) => m[1]);
+    expect(listed.length).toBeGreaterThanOrEqual(10);
+    const bare = await runProcess(["bin/chat-server.js"]);
+    expect(bare.code).toBe(1);
+    const named = /^Name a command: (.*)$/m.exec(bare.output)?.[1]?.split(", ");
+    expect(named).toEqual(listed);
+  });
+
   it("fails clearly on an unusable database URL", async () => {
     const { code, output } = await runProcess([
       "bin/chat-server.js",

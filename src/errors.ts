@@ -1,6 +1,6 @@
 /**
  * The API's error vocabulary. Domain code throws these classes; one middleware
- * (src/http/middleware/error-handler.ts) writes every error body from them.
+ * (src/lib/error-handler.ts) writes every error body from them, as `errorAnswer` gives it.
  * Anything that is not a JsonableError becomes a logged 500 with a generic message.
  */
 
@@ -352,4 +352,46 @@ export class AnomalousWebhookPayloadError extends WebhookError {
 export class InvalidWebhookSignatureError extends JsonableError {
   override readonly code = "INVALID_WEBHOOK_SIGNATURE";
   override readonly httpStatus = 401;
+}
+
+interface HttpLikeError {
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+  message?: string;
+}
+
+/** The error a client sees for `err`: ours as it is, a Koa/formidable client error as ours; else none. */
+function asJsonable(err: unknown): JsonableError | undefined {
+  if (err instanceof JsonableError) return err;
+  const e = err as HttpLikeError | null;
+  const status = e?.status ?? e?.statusCode;
+  if (typeof status !== "number" || status >= 500) return undefined;
+  if (status === 404) return new NotFoundError();
+  if (status === 405) return new MethodNotAllowedError([]);
+  if (status === 413) return new RequestTooLargeError(0);
+  // Other client errors from Koa/formidable (a malformed multipart body, …): a plain 400.
+  return new JsonableError(e?.expose === true && e.message ? e.message : "Bad request");
+}
+
+/** What is written for an error: by the error middleware, and recorded as such in the delivery log. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+  /** The error as the client sees it; undefined for an unexpected one (a generic 500, logged). */
+  jsonable: JsonableError | undefined;
+}
+
+export function errorAnswer(err: unknown): ErrorAnswer {
+  const jsonable = asJsonable(err);
+  if (jsonable === undefined) {
+    return {
+      status: 500,
+      headers: {},
+      body: { result: "error", msg: "Internal server error" },
+      jsonable,
+    };
+  }
+  return { status: jsonable.httpStatus, headers: jsonable.headers(), body: jsonable.toJSON(), jsonable };
 }

@@ -1,25 +1,6 @@
 import type { Middleware } from "koa";
-import { JsonableError, MethodNotAllowedError, NotFoundError, RequestTooLargeError } from "../errors.js";
+import { MethodNotAllowedError, NotFoundError, errorAnswer } from "../errors.js";
 import type { Logger } from "./logger.js";
-
-interface HttpLikeError {
-  status?: number;
-  statusCode?: number;
-  expose?: boolean;
-  message?: string;
-}
-
-function asJsonable(err: unknown): JsonableError | undefined {
-  if (err instanceof JsonableError) return err;
-  const e = err as HttpLikeError | null;
-  const status = e?.status ?? e?.statusCode;
-  if (typeof status !== "number" || status >= 500) return undefined;
-  if (status === 404) return new NotFoundError();
-  if (status === 405) return new MethodNotAllowedError([]);
-  if (status === 413) return new RequestTooLargeError(0);
-  // Other client errors from Koa/formidable (a malformed multipart body, …): a plain 400.
-  return new JsonableError(e?.expose === true && e.message ? e.message : "Bad request");
-}
 
 /**
  * Mounted first: writes every error body. JsonableErrors (and exposed Koa http errors) become
@@ -45,16 +26,13 @@ export function errorHandler(logger: Logger): Middleware {
         );
       }
     } catch (err) {
-      const jsonable = asJsonable(err);
-      if (jsonable === undefined) {
+      const answer = errorAnswer(err);
+      if (answer.jsonable === undefined) {
         logger.error("unhandled error", { method: ctx.method, path: ctx.path, error: err as Error });
-        ctx.status = 500;
-        ctx.body = { result: "error", msg: "Internal server error" };
-        return;
       }
-      ctx.status = jsonable.httpStatus;
-      for (const [k, v] of Object.entries(jsonable.headers())) ctx.set(k, v);
-      ctx.body = jsonable.toJSON();
+      ctx.status = answer.status;
+      for (const [k, v] of Object.entries(answer.headers)) ctx.set(k, v);
+      ctx.body = answer.body;
     }
   };
 }

@@ -1,11 +1,17 @@
-import { JsonableError, StreamDoesNotExistError, StreamIdDoesNotExistError } from "../../errors.js";
+import { StreamDoesNotExistError, StreamIdDoesNotExistError, errorAnswer } from "../../errors.js";
+import { answerText, webhookAnswer } from "./answer.js";
 import type { User } from "../users/types.js";
 import type { IncomingCapture } from "../deliveries/entries.js";
 import type { Outcome } from "../deliveries/types.js";
 import { knownSecrets } from "../../lib/redact.js";
 import type { IncomingWebhookRequest, WebhookResult } from "./types.js";
 
-/** The answer the route writes for a result or an error (status and body text), and its outcome. */
+/**
+ * The answer written for a result or an error (the same functions the route and the error middleware
+ * write with), and the log's outcome: a request the server refused (signature, payload, rate limit)
+ * is rejected; one it accepted but could not post (the stream does not exist, a part was posted
+ * before an error, an unexpected error) failed.
+ */
 function answerOf(
   result: WebhookResult | undefined,
   error: unknown,
@@ -14,50 +20,35 @@ function answerOf(
   ignored: string | undefined,
 ): { status: number; body: string; outcome: Outcome; error: string | undefined } {
   if (result !== undefined) {
+    const { status, body } = webhookAnswer(result);
+    const text = answerText(body);
     switch (result.kind) {
       case "success":
+        // Answered with success, but a message could not be posted (Zulip answers 200 then).
         return {
-          status: 200,
-          body: JSON.stringify({ result: "success", msg: "", ...result.data }),
-          // Answered with success, but a message could not be posted (Zulip answers 200 then).
+          status,
+          body: text,
           outcome: failure !== undefined ? "failed" : result.messageIds.length > 0 ? "sent" : "ignored",
           error: failure ?? ignored,
         };
       case "unsupported":
-        return {
-          status: 200,
-          body: JSON.stringify(result.error.toJSON()),
-          outcome: "ignored",
-          error: result.error.message,
-        };
-      case "handshake": {
-        const { response } = result;
-        return {
-          status: response.status,
-          body: typeof response.body === "string" ? response.body : JSON.stringify(response.body),
-          outcome: "ignored",
-          error: undefined,
-        };
-      }
+        return { status, body: text, outcome: "ignored", error: result.error.message };
+      case "handshake":
+        return { status, body: text, outcome: "ignored", error: undefined };
     }
   }
-  if (error instanceof JsonableError) {
-    // A request the server refused (signature, payload, rate limit): rejected. One it accepted but
-    // could not post (the stream does not exist, a part was posted before an error): failed.
-    const undeliverable =
-      error instanceof StreamDoesNotExistError || error instanceof StreamIdDoesNotExistError;
-    return {
-      status: error.httpStatus,
-      body: JSON.stringify(error.toJSON()),
-      outcome: error.httpStatus >= 500 || undeliverable || messageIds.length > 0 ? "failed" : "rejected",
-      error: error.message,
-    };
+  const { status, body, jsonable } = errorAnswer(error);
+  if (jsonable === undefined) {
+    const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return { status, body: answerText(body), outcome: "failed", error: detail };
   }
+  const undeliverable =
+    jsonable instanceof StreamDoesNotExistError || jsonable instanceof StreamIdDoesNotExistError;
   return {
-    status: 500,
-    body: JSON.stringify({ result: "error", msg: "Internal server error" }),
-    outcome: "failed",
-    error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    status,
+    body: answerText(body),
+    outcome: status >= 500 || undeliverable || messageIds.length > 0 ? "failed" : "rejected",
+    error: jsonable.message,
   };
 }
 

@@ -2,6 +2,7 @@ import Router from "@koa/router";
 import type { Context } from "koa";
 import type { IncomingWebhookRequest } from "../../domain/webhooks/types.js";
 import type { WebhookService } from "../../domain/webhooks/webhook-service.js";
+import { webhookAnswer } from "../../domain/webhooks/answer.js";
 import { integrationSummary } from "../../domain/webhooks/integration-summary.js";
 import { parseBasicAuth } from "../middleware/basic-auth.js";
 import type { AppState } from "../state.js";
@@ -82,29 +83,11 @@ export function externalRouter(webhooks: WebhookService): Router<AppState> {
       ...(key === undefined ? {} : { key }),
     };
     const result = await webhooks.handle(ctx.params["integration"] ?? "", req);
-    switch (result.kind) {
-      case "success":
-        ctx.body = success(result.data);
-        return;
-      case "unsupported":
-        // 200, so that no sender counts it as a failed delivery and disables the webhook (docs/compat.md).
-        ctx.status = 200;
-        ctx.body = result.error.toJSON();
-        return;
-      case "handshake": {
-        const { response } = result;
-        ctx.status = response.status;
-        for (const [k, v] of Object.entries(response.headers ?? {})) ctx.set(k, v);
-        if (typeof response.body === "string") {
-          ctx.type = response.contentType ?? "text/plain";
-          ctx.body = response.body;
-        } else {
-          ctx.type = response.contentType ?? "application/json";
-          ctx.body = JSON.stringify(response.body);
-        }
-        return;
-      }
-    }
+    const answer = webhookAnswer(result);
+    ctx.status = answer.status;
+    for (const [k, v] of Object.entries(answer.headers)) ctx.set(k, v);
+    ctx.type = answer.contentType;
+    ctx.body = answer.body;
   }
 
   router.get("/integrations", (ctx) => {

@@ -14,6 +14,10 @@ const NO_INTEGRATION = {
   message:
     "src/ reaches integrations through a port wired in src/services.ts (only src/domain/webhooks imports integrations/kit).",
 };
+const NO_DB = {
+  group: ["**/store/db.js"],
+  message: "The domain receives its repositories from the composition root (src/services.ts).",
+};
 const ONLY_THE_KIT = { ...NO_INTEGRATION, regex: "(^|/)integrations/(?!kit/)" };
 const ONLY_SHARED_SRC = {
   regex: "(^|/)src/(?!errors\\.js$|lib/)",
@@ -43,8 +47,9 @@ export default tseslint.config(
     },
   },
   { files: ["src/**"], ignores: COMPOSITION_ROOT, rules: layer(NO_INTEGRATION) },
-  { files: ["src/domain/**", "src/store/**"], rules: layer(NO_KOA, NO_INTEGRATION) },
-  { files: ["src/domain/webhooks/**"], rules: layer(NO_KOA, ONLY_THE_KIT) },
+  { files: ["src/store/**"], rules: layer(NO_KOA, NO_INTEGRATION) },
+  { files: ["src/domain/**"], rules: layer(NO_KOA, NO_INTEGRATION, NO_DB) },
+  { files: ["src/domain/webhooks/**"], rules: layer(NO_KOA, ONLY_THE_KIT, NO_DB) },
   { files: ["integrations/**"], rules: layer(ONLY_SHARED_SRC) },
   { files: ["bots/**"], rules: layer(ONLY_SHARED_SRC) },
   {

@@ -6,6 +6,7 @@ import { MemoryEventQueueStore } from "./domain/events/memory-queue-store.js";
 import { EventGaps } from "./domain/events/event-gaps.js";
 import { QueueResetsRepo } from "./store/queue-resets-repo.js";
 import { SeenDeliveriesRepo } from "./store/seen-deliveries-repo.js";
+import { deliveriesLocation } from "./store/deliveries-db.js";
 import { WebhookStatusRepo } from "./store/webhook-status-repo.js";
 import { SeenDeliveries } from "./domain/webhooks/seen-deliveries.js";
 import { MessageService } from "./domain/messages/message-service.js";
@@ -255,10 +256,12 @@ export function createServices(
     messages.send(sender, { ...message, allowEmptyTopic: true });
   // The webhook delivery log: written in batches after the requests (src/domain/deliveries).
   // With a SQLite file store, the log has a file and a writer thread of its own (off this thread).
-  const deliveries = new DeliveryLog(db, { ...DEFAULT_DELIVERY_LOG, ...config.deliveryLog }, clock, logger, {
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-  });
+  const deliveries = new DeliveryLog(
+    deliveriesLocation(db, config),
+    { ...DEFAULT_DELIVERY_LOG, ...config.deliveryLog },
+    clock,
+    logger,
+  );
   closers.push(() => deliveries.close());
   const webhookStatus = new WebhookStatusRepo(db);
   const webhooks = new WebhookService(

@@ -3,6 +3,10 @@ import { webhookDeliveriesSchema } from "./migrations/020-webhook-deliveries.js"
 import { ddlFor } from "./migrations/types.js";
 import { ensureSecretFile, secureSqliteFiles, sqliteFileOf } from "../secure-files.js";
 import { SqliteDb } from "./sqlite.js";
+import type { Db } from "./db.js";
+import { deliveriesStore } from "./deliveries-repo.js";
+import type { DeliveriesRepo } from "./deliveries-repo.js";
+import type { TransactionalRepo } from "./repos.js";
 
 /**
  * The delivery log's own SQLite file, next to the main store: the log's writer thread writes it
@@ -29,6 +33,37 @@ export function deliveriesFileFor(store: {
 }): { file: string; mainFile: string } | undefined {
   const mainFile = sqliteFileOf(store.databaseUrl, store.dataDir);
   return mainFile === undefined ? undefined : { file: deliveriesFileOf(mainFile), mainFile };
+}
+
+/**
+ * Where the delivery log is written, as the composition root finds it for the server's store: in
+ * the main store (PostgreSQL, in-memory SQLite), or in a file of its own beside a SQLite file.
+ */
+export type DeliveriesLocation =
+  | { kind: "main-store"; store: TransactionalRepo<DeliveriesRepo> }
+  | { kind: "own-file"; file: string; mainFile: string };
+
+export function deliveriesLocation(
+  db: Db,
+  where: { databaseUrl: string | undefined; dataDir: string },
+): DeliveriesLocation {
+  const target = deliveriesFileFor(where);
+  return target === undefined
+    ? { kind: "main-store", store: deliveriesStore(db) }
+    : { kind: "own-file", ...target };
+}
+
+/** The log's own file, opened (openDeliveriesDb) as its repository. */
+export interface DeliveriesFile {
+  store: TransactionalRepo<DeliveriesRepo>;
+  /** How many entries of the main store were copied in when the file was created. */
+  imported: number;
+  close(): Promise<void>;
+}
+
+export async function openDeliveriesFile(file: string, mainFile: string): Promise<DeliveriesFile> {
+  const { db, imported } = await openDeliveriesDb(file, mainFile);
+  return { store: deliveriesStore(db), imported, close: () => db.close() };
 }
 
 /** Migration 020's table and indexes, without its foreign key (the users are in the main file). */

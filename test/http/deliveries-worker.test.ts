@@ -16,6 +16,8 @@ import { DeliveryLog } from "../../src/domain/deliveries/delivery-log.js";
 import type { IncomingCapture } from "../../src/domain/deliveries/entries.js";
 import { DEFAULT_DELIVERY_LOG } from "../../src/domain/deliveries/types.js";
 import type { DeliveryLogConfig } from "../../src/domain/deliveries/types.js";
+import { deliveriesFileFor } from "../../src/store/deliveries-db.js";
+import type { DeliveriesLocation } from "../../src/store/deliveries-db.js";
 import { openStore } from "../../src/store/open-store.js";
 import { startTestServer } from "../helpers/test-server.js";
 import type { TestServer } from "../helpers/test-server.js";
@@ -34,6 +36,13 @@ function tempDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "deliveries-worker-"));
   dirs.push(dir);
   return dir;
+}
+
+/** The log's own file beside a SQLite store in `dir` (where a file store's log goes). */
+function ownFile(dir: string): DeliveriesLocation {
+  const target = deliveriesFileFor({ databaseUrl: undefined, dataDir: dir });
+  if (target === undefined) throw new Error(`no SQLite file in ${dir}`);
+  return { kind: "own-file", ...target };
 }
 
 /** A server on a SQLite file of its own (on every test stack). */
@@ -253,19 +262,16 @@ describe("the delivery log's own file", () => {
 describe("DeliveryLog with a file store", () => {
   const config = { ...DEFAULT_DELIVERY_LOG, maxPerBot: 100 };
 
-  /** A log over an in-memory main store whose own file is in a fresh folder (so the writer thread runs). */
-  async function fileLog(): Promise<{ dir: string; lines: string[]; log: DeliveryLog }> {
+  /** A log in its own file in a fresh folder (so the writer thread runs). */
+  function fileLog(): { dir: string; lines: string[]; log: DeliveryLog } {
     const dir = tempDir();
     const { logger, lines } = recordingLogger();
-    const log = new DeliveryLog(await openStore({ dataDir: ":memory:" }), config, new ManualClock(), logger, {
-      databaseUrl: undefined,
-      dataDir: dir,
-    });
+    const log = new DeliveryLog(ownFile(dir), config, new ManualClock(), logger);
     return { dir, lines, log };
   }
 
   it("reports a failed write of the writer thread as a warning", async () => {
-    const { dir, lines, log } = await fileLog();
+    const { dir, lines, log } = fileLog();
     try {
       log.recordIncoming(capture(7, "/a", '{"a":1}'));
       expect((await log.list({ botId: 7, limit: 10 })).map((d) => d.url)).toEqual(["/a"]);
@@ -284,7 +290,7 @@ describe("DeliveryLog with a file store", () => {
   });
 
   it("redacts the captures it is handed in the writer thread: no secret reaches the file", async () => {
-    const { dir, lines, log } = await fileLog();
+    const { dir, lines, log } = fileLog();
     try {
       const incoming = capture(7, "/api/v1/external/github?api_key=key-111&token=query-222", "");
       log.recordIncoming({
@@ -330,7 +336,7 @@ describe("DeliveryLog with a file store", () => {
   });
 
   it("closes once however often asked, and drops (with a warning) what is queued after", async () => {
-    const { dir, lines, log } = await fileLog();
+    const { dir, lines, log } = fileLog();
     log.recordIncoming(capture(7, "/a", '{"a":1}'));
     await Promise.all([log.close(), log.close()]);
     await log.close();
@@ -357,12 +363,8 @@ describe("DeliveryLog with a file store", () => {
     old.close();
 
     const { logger, lines } = recordingLogger();
-    const open = async (): Promise<DeliveryLog> =>
-      new DeliveryLog(await openStore({ dataDir: dir }), config, clock, logger, {
-        databaseUrl: undefined,
-        dataDir: dir,
-      });
-    const first = await open();
+    const open = (): DeliveryLog => new DeliveryLog(ownFile(dir), config, clock, logger);
+    const first = open();
     first.recordIncoming(capture(7, "/new", '{"n":1}'));
     expect((await first.list({ botId: 7, limit: 10 })).map((d) => [d.id, d.url])).toEqual([
       [42, "/new"],
@@ -373,7 +375,7 @@ describe("DeliveryLog with a file store", () => {
     expect(rows(mainFile)).toEqual([]);
     expect(lines.filter((l) => l.includes("copied"))).toHaveLength(1);
 
-    const second = await open();
+    const second = open();
     try {
       expect((await second.list({ botId: 7, limit: 10 })).map((d) => d.url)).toEqual([
         "/new",
@@ -391,11 +393,7 @@ describe("DeliveryLog with a file store", () => {
     const script = path.join(dir, "broken-writer.js");
     fs.writeFileSync(script, 'throw new Error("no loader here");\n');
     const { logger, lines } = recordingLogger();
-    const log = new DeliveryLog(await openStore({ dataDir: ":memory:" }), config, new ManualClock(), logger, {
-      databaseUrl: undefined,
-      dataDir: dir,
-      writerScript: new URL(`file://${script}`),
-    });
+    const log = new DeliveryLog(ownFile(dir), config, new ManualClock(), logger, new URL(`file://${script}`));
     try {
       log.recordIncoming(capture(7, "/a", '{"a":1}'));
       // Handed over before the failure shows: redone here, nothing lost.

@@ -1,24 +1,15 @@
 import type { Clock } from "../../clock.js";
 import type { Logger } from "../../lib/logger.js";
-import type { Db } from "../../store/db.js";
-import { deliveriesFileFor, openDeliveriesDb } from "../../store/deliveries-db.js";
+import { openDeliveriesFile } from "../../store/deliveries-db.js";
+import type { DeliveriesFile, DeliveriesLocation } from "../../store/deliveries-db.js";
 import type { DeliveryQuery } from "../../store/deliveries-repo.js";
 import type { IncomingCapture, OutgoingCapture } from "./entries.js";
-import { deliveriesStore } from "../../store/deliveries-repo.js";
 import { LocalLog } from "./local-log.js";
 import type { PendingDelivery } from "./local-log.js";
 import type { Delivery, DeliveryLogConfig, NewDelivery } from "./types.js";
 import { WriterClient } from "./writer-client.js";
 
 export type { PendingDelivery } from "./local-log.js";
-
-/** Where the server's store is (the log of a SQLite file store gets a file of its own). */
-export interface DeliveryLogStore {
-  databaseUrl: string | undefined;
-  dataDir: string;
-  /** The writer thread's script (tests: one that cannot start, to see the fallback). */
-  writerScript?: URL | undefined;
-}
 
 /**
  * The durable delivery log (docs/integration-operations.md, "The delivery log's cost"). A request
@@ -38,25 +29,30 @@ export class DeliveryLog {
   private readonly local: LocalLog | undefined;
   private readonly thread: WriterClient | undefined;
   /** A log file opened in this thread (a file store with the log off: reads only). */
-  private readonly ownDb: Promise<Db> | undefined;
+  private readonly ownFile: Promise<DeliveriesFile> | undefined;
 
+  /** `writerScript`: the writer thread's script (tests: one that cannot start, to see the fallback). */
   constructor(
-    db: Db,
+    where: DeliveriesLocation,
     readonly config: DeliveryLogConfig,
     clock: Clock,
     logger: Logger,
-    store?: DeliveryLogStore,
+    writerScript?: URL,
   ) {
-    const target = store === undefined ? undefined : deliveriesFileFor(store);
     const warn = (msg: string, fields: Record<string, unknown>): void => logger.warn(msg, fields);
-    if (target === undefined) {
-      this.local = new LocalLog(Promise.resolve(deliveriesStore(db)), config, clock, warn);
+    if (where.kind === "main-store") {
+      this.local = new LocalLog(Promise.resolve(where.store), config, clock, warn);
     } else if (config.enabled) {
-      this.thread = new WriterClient(target, config, clock, logger, store?.writerScript);
+      this.thread = new WriterClient(where, config, clock, logger, writerScript);
     } else {
-      this.ownDb = openDeliveriesDb(target.file, target.mainFile).then((o) => o.db);
-      this.ownDb.catch(() => undefined);
-      this.local = new LocalLog(this.ownDb.then(deliveriesStore), config, clock, warn);
+      this.ownFile = openDeliveriesFile(where.file, where.mainFile);
+      this.ownFile.catch(() => undefined);
+      this.local = new LocalLog(
+        this.ownFile.then((f) => f.store),
+        config,
+        clock,
+        warn,
+      );
     }
   }
 
@@ -119,6 +115,6 @@ export class DeliveryLog {
       return;
     }
     await this.local!.flush();
-    if (this.ownDb !== undefined) await (await this.ownDb.catch(() => undefined))?.close();
+    if (this.ownFile !== undefined) await (await this.ownFile.catch(() => undefined))?.close();
   }
 }

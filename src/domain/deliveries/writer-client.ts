@@ -1,11 +1,10 @@
 import { Worker } from "node:worker_threads";
 import type { Clock } from "../../clock.js";
 import type { Logger } from "../../lib/logger.js";
-import { openDeliveriesDb } from "../../store/deliveries-db.js";
-import type { Db } from "../../store/db.js";
+import { openDeliveriesFile } from "../../store/deliveries-db.js";
+import type { DeliveriesFile } from "../../store/deliveries-db.js";
 import type { DeliveryQuery } from "../../store/deliveries-repo.js";
 import type { IncomingCapture, OutgoingCapture } from "./entries.js";
-import { deliveriesStore } from "../../store/deliveries-repo.js";
 import { LocalLog, answerCall } from "./local-log.js";
 import type { QueuedDelivery } from "./local-log.js";
 import type { Delivery, DeliveryLogConfig, NewDelivery } from "./types.js";
@@ -51,7 +50,7 @@ export class WriterClient {
   private ready = false;
   /** Batches posted before the thread said it was ready: redone here if it never is. */
   private unconfirmed: Handover[][] = [];
-  private fallback: { log: LocalLog; db: Promise<Db> } | undefined;
+  private fallback: { log: LocalLog; file: Promise<DeliveriesFile> } | undefined;
   private closing = false;
   private closed: Promise<void> | undefined;
 
@@ -152,7 +151,7 @@ export class WriterClient {
     await this.worker?.terminate();
     if (this.fallback !== undefined) {
       await this.fallback.log.flush();
-      await (await this.fallback.db).close();
+      await (await this.fallback.file).close();
     }
   }
 
@@ -236,11 +235,14 @@ export class WriterClient {
       error: errorText(err),
       ready: this.ready,
     });
-    const db = openDeliveriesDb(this.target.file, this.target.mainFile).then((o) => o.db);
-    const log = new LocalLog(db.then(deliveriesStore), this.config, this.clock, (msg, fields) =>
-      this.logger.warn(msg, fields),
+    const file = openDeliveriesFile(this.target.file, this.target.mainFile);
+    const log = new LocalLog(
+      file.then((f) => f.store),
+      this.config,
+      this.clock,
+      (msg, fields) => this.logger.warn(msg, fields),
     );
-    this.fallback = { log, db };
+    this.fallback = { log, file };
     void this.worker?.terminate().catch(() => undefined);
     for (const batch of this.unconfirmed) for (const item of batch) log.record(localItem(item));
     this.unconfirmed = [];

@@ -6,9 +6,7 @@
  * order they were posted: a call sees every entry handed over before it.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { openDeliveriesDb } from "../../store/deliveries-db.js";
-import type { Db } from "../../store/db.js";
-import { deliveriesStore } from "../../store/deliveries-repo.js";
+import { openDeliveriesFile } from "../../store/deliveries-db.js";
 import { LocalLog, answerCall } from "./local-log.js";
 import type { NewDelivery } from "./types.js";
 import type { Call, FromWriter, Handover, ToWriter, WriterData } from "./writer-protocol.js";
@@ -26,10 +24,12 @@ function main(port: NonNullable<typeof parentPort>, data: WriterData): void {
   const send = (m: FromWriter): void => port.postMessage(m);
   let nowMs = data.nowMs;
   const clock = { now: () => nowMs };
-  const opened = openDeliveriesDb(data.file, data.mainFile);
-  const db: Promise<Db> = opened.then((o) => o.db);
-  const log = new LocalLog(db.then(deliveriesStore), data.config, clock, (msg, fields) =>
-    send({ type: "warn", msg, fields }),
+  const opened = openDeliveriesFile(data.file, data.mainFile);
+  const log = new LocalLog(
+    opened.then((f) => f.store),
+    data.config,
+    clock,
+    (msg, fields) => send({ type: "warn", msg, fields }),
   );
   opened.then(
     (o) => send({ type: "ready", imported: o.imported }),
@@ -46,7 +46,7 @@ function main(port: NonNullable<typeof parentPort>, data: WriterData): void {
       log,
       call.op === "insert" ? { ...call, entry: entryOf(call.entry) } : call,
     );
-    if (call.op === "close") await (await db).close();
+    if (call.op === "close") await (await opened).close();
     return value;
   };
 

@@ -27,8 +27,9 @@ import { PushTokensService } from "./domain/push/push-tokens-service.js";
 import { PushTokensRepo } from "./store/push-tokens-repo.js";
 
 /**
- * The per-user features of issue 18 (presence, typing, user status, the state register reports),
- * wired in one place so src/services.ts gains one line per area, not one per service.
+ * Part of the composition root (with src/services.ts): builds the repositories and services of the
+ * per-user features (presence, typing, user status, the state register reports), so that
+ * src/services.ts gains one line per area, not one per service.
  */
 export interface UserFeatures {
   /** Presence pings and the realm's presence (POST /users/me/presence, GET /realm/presence). */

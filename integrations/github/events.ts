@@ -230,6 +230,16 @@ const EVENTS = {
     from: { header: "repository_advisory" },
     render: (p) => msg(repoTopic(p), m.repositoryAdvisoryBody(p)),
   },
+  dependabot_alert: {
+    from: { header: "dependabot_alert" },
+    render: (p) => ({
+      ...msg(
+        `${repositoryName(p)} / Dependabot alert #${p.get("alert").get("number").int()}`,
+        m.dependabotAlertBody(p),
+      ),
+      resolves: m.dependabotAlertResolves(p),
+    }),
+  },
   team_add: { from: { header: "team_add" }, render: (p) => msg(repoTopic(p), m.teamAddBody(p)) },
   team: {
     from: { header: "team", actions: ["edited"] },

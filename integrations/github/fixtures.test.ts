@@ -1,5 +1,6 @@
-import { describe, it } from "@jest/globals";
-import { expectFixture } from "../kit/testing.js";
+import fs from "node:fs";
+import { describe, expect, it } from "@jest/globals";
+import { dispatchPayload, expectFixture, onlyMessage } from "../kit/testing.js";
 import github, { githubsponsors } from "./index.js";
 
 /**
@@ -266,8 +267,40 @@ describe("githubsponsors: other GitHub events", () => {
       "hello-world / issue #4 Greeting is misspelled",
       `[Issue #4 Greeting is misspelled](${hw}/issues/4) was transferred to [octocat/hello-docs#12](https://github.com/octocat/hello-docs/issues/12).`,
     ],
+    [
+      "dependabot_alert__created",
+      "hello-world / Dependabot alert #1",
+      `dependabot[bot] opened [Dependabot alert #1](${hw}/security/dependabot/1) for npm package \`lodash\`: **high** severity, [GHSA-35jh-r3h4-6jhm](https://github.com/advisories/GHSA-35jh-r3h4-6jhm) Command Injection in lodash.\n` +
+        "Patched in 4.17.21.",
+    ],
+    [
+      "dependabot_alert__dismissed",
+      "hello-world / Dependabot alert #2",
+      `octocat dismissed [Dependabot alert #2](${hw}/security/dependabot/2) for npm package \`lodash\`: **high** severity, [GHSA-35jh-r3h4-6jhm](https://github.com/advisories/GHSA-35jh-r3h4-6jhm) Command Injection in lodash.\n` +
+        "Reason: tolerable risk.\n" +
+        "> Only the build scripts use lodash's template.",
+    ],
   ];
   it.each(cases)("%s", (name, topic, body) => {
     expectFixture(githubsponsors, here, name, { topic, body });
+  });
+});
+
+describe("github: a Dependabot alert's topic follows the alert", () => {
+  const payload = (action: string): Record<string, unknown> => ({
+    ...(JSON.parse(
+      fs.readFileSync(new URL("fixtures/dependabot_alert__dismissed.json", here), "utf8"),
+    ) as Record<string, unknown>),
+    action,
+  });
+  it.each([
+    ["created", false],
+    ["reopened", false],
+    ["reintroduced", false],
+    ["dismissed", true],
+    ["auto_dismissed", true],
+    ["fixed", true],
+  ])("%s: resolves %s", (action, resolves) => {
+    expect(onlyMessage(dispatchPayload(github, "dependabot_alert", payload(action))).resolves).toBe(resolves);
   });
 });

@@ -504,6 +504,54 @@ export function repositoryAdvisoryBody(p: Wild): string {
   return `${senderName(p)} ${p.get("action").str()} [${advisory.get("ghsa_id").str()}](${advisory.get("html_url").str()})`;
 }
 
+/** What each `dependabot_alert` action did, and whether it closes (true) or reopens (false) the alert. */
+const DEPENDABOT_ACTIONS: Record<string, { verb: string; resolves: boolean }> = {
+  created: { verb: "opened", resolves: false },
+  reopened: { verb: "reopened", resolves: false },
+  reintroduced: { verb: "reintroduced", resolves: false },
+  auto_reopened: { verb: "automatically reopened", resolves: false },
+  dismissed: { verb: "dismissed", resolves: true },
+  auto_dismissed: { verb: "automatically dismissed", resolves: true },
+  fixed: { verb: "fixed", resolves: true },
+};
+
+function dependabotAction(p: Wild): { verb: string; resolves: boolean } {
+  const action = p.get("action").str();
+  return DEPENDABOT_ACTIONS[action] ?? { verb: action.replace(/_/g, " "), resolves: false };
+}
+
+/**
+ * A Dependabot alert's change (GitHub's `dependabot_alert`, which replaced
+ * `repository_vulnerability_alert`): the advisory, the package, and the dismissal's reason and
+ * comment or the version that fixes it.
+ */
+export function dependabotAlertBody(p: Wild): string {
+  const alert = p.get("alert");
+  const advisory = alert.get("security_advisory");
+  const ghsa = advisory.get("ghsa_id").str();
+  const pkg = alert.get("dependency").get("package");
+  const lines = [
+    `${senderName(p)} ${dependabotAction(p).verb} [Dependabot alert #${alert.get("number").int()}](${alert.get("html_url").str()}) ` +
+      `for ${pkg.get("ecosystem").str()} package \`${pkg.get("name").str()}\`: **${advisory.get("severity").str()}** severity, ` +
+      `[${ghsa}](https://github.com/advisories/${ghsa}) ${advisory.get("summary").str()}.`,
+  ];
+  const reason = nullableStr(alert.opt("dismissed_reason"));
+  if (reason !== null) {
+    lines.push(`Reason: ${reason.replace(/_/g, " ")}.`);
+    const comment = nullableStr(alert.opt("dismissed_comment"));
+    if (comment) lines.push(`> ${comment.split("\n").join("\n> ")}`);
+  } else if (!dependabotAction(p).resolves) {
+    const patched = alert.opt("security_vulnerability")?.opt("first_patched_version");
+    const version = patched === undefined || patched.isNull() ? null : nullableStr(patched.opt("identifier"));
+    lines.push(version === null ? "No patched version yet." : `Patched in ${version}.`);
+  }
+  return lines.join("\n");
+}
+
+export function dependabotAlertResolves(p: Wild): boolean {
+  return dependabotAction(p).resolves;
+}
+
 // ----------------------------------------------------------------------------------------------
 // CI, deployments, pages
 // ----------------------------------------------------------------------------------------------

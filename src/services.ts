@@ -325,6 +325,7 @@ export function createServices(
         isStatusMessage: (bot, messageId, object) => webhookStatus.has(bot.id, messageId, object),
         rememberStatusMessage: (bot, messageId, object) =>
           webhookStatus.add(bot.id, messageId, object, clock.now()),
+        forgetStatusMessagesBefore: (ms) => webhookStatus.deleteBefore(ms),
       },
     },
   );

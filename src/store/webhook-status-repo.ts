@@ -21,4 +21,9 @@ export class WebhookStatusRepo {
       [messageId, botId, object, nowMs],
     );
   }
+
+  /** Forgets the status messages posted before `ms`; returns how many. */
+  async deleteBefore(ms: number): Promise<number> {
+    return (await this.db.run("DELETE FROM webhook_status_messages WHERE posted_at < ?", [ms])).changes;
+  }
 }

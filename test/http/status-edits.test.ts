@@ -7,6 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import fs from "node:fs";
+import { ManualClock } from "../../src/clock.js";
 import { drainEvents, registerQueue } from "../helpers/events.js";
 import { startTestServer } from "../helpers/test-server.js";
 import type { TestServer } from "../helpers/test-server.js";
@@ -216,5 +217,37 @@ describe("edit_status_messages", () => {
       });
     }
     expect(byName.get("jira")?.map((o) => o.key)).not.toContain("edit_status_messages");
+  });
+});
+
+describe("edit_status_messages: retention", () => {
+  it("forgets a status message after 90 days: the object's next status is a new message", async () => {
+    const clock = new ManualClock();
+    await server.close();
+    server = await startTestServer({ clock });
+    const subscribed = await server.api.post("/api/v1/users/me/subscriptions", {
+      as: server.users.iago,
+      params: { subscriptions: JSON.stringify([{ name: "ops" }]) },
+    });
+    expect(subscribed.status).toBe(200);
+    const query = "edit_status_messages=true";
+    const other = (eventType: string): unknown => {
+      const p = incident(eventType) as { event: { data: Record<string, unknown> } };
+      return { event: { ...p.event, data: { ...p.event.data, id: "Q2", number: 8, title: "CPU hot" } } };
+    };
+
+    expect(await hook("pagerduty", incident("incident.acknowledged"), query)).toEqual(OK);
+    clock.advance(91 * 24 * 3600 * 1000);
+    // Another incident's status message: remembering it deletes the rows past their retention.
+    expect(await hook("pagerduty", other("incident.acknowledged"), query)).toEqual(OK);
+    expect(await hook("pagerduty", incident("incident.unacknowledged"), query)).toEqual(OK);
+    expect((await ops()).filter((m) => m.topic === "Incident Disk full (#7)").map((m) => m.content)).toEqual([
+      `Incident ${INCIDENT} acknowledged by [Bob Oncall](https://acme.pagerduty.com/users/U2).`,
+      `Incident ${INCIDENT} unacknowledged by [Storage](https://acme.pagerduty.com/services/S1) ` +
+        "(assigned to [Bob Oncall](https://acme.pagerduty.com/users/U2)).",
+    ]);
+    // The other incident's, remembered since, is still edited.
+    expect(await hook("pagerduty", other("incident.resolved"), query)).toEqual(OK);
+    expect((await ops()).filter((m) => m.topic === "Incident CPU hot (#8)")).toHaveLength(1);
   });
 });

@@ -141,7 +141,17 @@ export interface TopicMover {
   isStatusMessage(bot: User, messageId: number, object: string): Promise<boolean>;
   /** Remembers `messageId` as a status message `bot` posted about `object`. */
   rememberStatusMessage(bot: User, messageId: number, object: string): Promise<void>;
+  /** Forgets the status messages posted before `ms` (any bot's); returns how many. */
+  forgetStatusMessagesBefore(ms: number): Promise<number>;
 }
+
+/**
+ * How long a status message is remembered (`edit_status_messages`): a status change of an object
+ * quiet for longer posts a new message instead of editing the old one. Old rows are deleted at
+ * most once an hour, when a status message is remembered.
+ */
+export const STATUS_MESSAGE_RETENTION_MS = 90 * 24 * 3600 * 1000;
+const STATUS_PRUNE_INTERVAL_MS = 3600 * 1000;
 
 /**
  * The incoming-webhook pipeline, written once for every integration, in named stages:
@@ -152,6 +162,8 @@ export interface TopicMover {
  */
 export class WebhookService {
   private readonly notices: OnceEvery;
+  /** When status messages past their retention were last deleted (never: 0). */
+  private statusPrunedMs = 0;
 
   constructor(
     private readonly registry: IntegrationRegistry,
@@ -647,10 +659,21 @@ export class WebhookService {
     }
   }
 
-  /** Remembers a status message just posted; a failure is logged (the next status is posted anew). */
+  /**
+   * Remembers a status message just posted, and forgets those past their retention; a failure is
+   * logged (the next status is posted anew).
+   */
   private async rememberStatusMessage(bot: User, messageId: number, object: string): Promise<void> {
+    const topics = this.extras.topics;
     try {
-      await this.extras.topics?.rememberStatusMessage(bot, messageId, object);
+      await topics?.rememberStatusMessage(bot, messageId, object);
+      const now = this.clock.now();
+      if (topics !== undefined && now - this.statusPrunedMs >= STATUS_PRUNE_INTERVAL_MS) {
+        this.statusPrunedMs = now;
+        const forgotten = await topics.forgetStatusMessagesBefore(now - STATUS_MESSAGE_RETENTION_MS);
+        if (forgotten > 0)
+          this.logger.info("edit_status_messages: old status messages forgotten", { forgotten });
+      }
     } catch (err) {
       this.logger.warn("edit_status_messages: could not remember the status message", {
         bot: bot.id,

@@ -31,6 +31,7 @@ import { messageReminders } from "./097-message-reminders.js";
 import { realmTopicsPolicy } from "./098-realm-topics-policy.js";
 import { groupPermissionSettings } from "./110-group-permission-settings.js";
 import { streamTopicsPolicy } from "./111-stream-topics-policy.js";
+import { webhookStatusMessagesAge } from "./112-webhook-status-messages-age.js";
 import { outgoingDeliveryStates } from "./075-outgoing-delivery-states.js";
 import type { Migration } from "./types.js";
 import { botSigningSecrets } from "./070-bot-signing-secrets.js";
@@ -76,4 +77,5 @@ export const migrations: readonly Migration[] = [
   webhookStatusMessages,
   groupPermissionSettings,
   streamTopicsPolicy,
+  webhookStatusMessagesAge,
 ];

@@ -5,6 +5,7 @@ import type { TestServer } from "../helpers/test-server.js";
 
 // ids: iago 1 (admin), hamlet 3, othello 4, polonius 6 (guest). Streams: general 1 (first start),
 // then Denmark 2 (public, hamlet), secret 3 (private, othello), Verona 4 (public, nobody after setup).
+// As in Zulip, a stream's creator administers it (can_administer_channel_group); general has none.
 const T0 = Date.UTC(2026, 0, 1);
 const NOW = 1767225600;
 const SUBS = "/api/v1/users/me/subscriptions";
@@ -49,7 +50,18 @@ const GENERAL = {
   can_send_message_group: 6,
   topics_policy: "inherit",
 };
-const DENMARK = { ...GENERAL, stream_id: 2, name: "Denmark", description: "", rendered_description: "" };
+/** `can_administer_channel_group` of a stream `userId` created. */
+const administeredBy = (userId: number) => ({
+  can_administer_channel_group: { direct_members: [userId], direct_subgroups: [] },
+});
+const DENMARK = {
+  ...GENERAL,
+  stream_id: 2,
+  name: "Denmark",
+  description: "",
+  rendered_description: "",
+  ...administeredBy(3),
+};
 const SECRET = {
   ...GENERAL,
   stream_id: 3,
@@ -58,8 +70,16 @@ const SECRET = {
   rendered_description: "",
   invite_only: true,
   history_public_to_subscribers: false,
+  ...administeredBy(4),
 };
-const VERONA = { ...GENERAL, stream_id: 4, name: "Verona", description: "", rendered_description: "" };
+const VERONA = {
+  ...GENERAL,
+  stream_id: 4,
+  name: "Verona",
+  description: "",
+  rendered_description: "",
+  ...administeredBy(4),
+};
 
 async function streamNames(as: TestServer["users"]["iago"], params: Record<string, boolean> = {}) {
   const res = await s.api.get("/api/v1/streams", { as, params, ...STREAMS_SCHEMA_GAP });

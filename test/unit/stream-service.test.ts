@@ -77,7 +77,8 @@ describe.each(dialects)("StreamService on %s", (dialect) => {
       isDefault: false,
       dateCreated: NOW,
       firstMessageId: null,
-      groupSettings: {},
+      // Its creator administers it, as in Zulip.
+      groupSettings: { can_administer_channel_group: { direct_members: [3], direct_subgroups: [] } },
       topicsPolicy: "inherit",
     });
     expect(secret.name).toBe("secret");

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import type { ServerConfig } from "../../src/config.js";
 import { OWNER_PASSWORD, startTestServer } from "../helpers/test-server.js";
 import type { TestServer } from "../helpers/test-server.js";
@@ -125,4 +125,13 @@ export class BrowserFixture {
     await this.server?.close();
     if (this.dataDir !== undefined) fs.rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs a message's action as a person would: taps the message first (on a phone its actions open
+ * when it is selected; on a desktop they show on hover and focus), then the action's button.
+ */
+export async function messageAction(message: Locator, action: string): Promise<void> {
+  await message.click({ position: { x: 4, y: 4 } });
+  await message.getByRole("button", { name: action }).click();
 }

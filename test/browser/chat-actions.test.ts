@@ -1,7 +1,7 @@
 /** Issue 24's message actions "Mark as unread from here", on a desktop and on a 390 px phone. */
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { TestServer } from "../helpers/test-server.js";
-import { BrowserFixture, DESKTOP, PHONE, hasChromium, printSkipNotice } from "./browser.js";
+import { BrowserFixture, DESKTOP, PHONE, hasChromium, messageAction, printSkipNotice } from "./browser.js";
 
 const describeBrowser = hasChromium() ? describe : describe.skip;
 if (!hasChromium()) printSkipNotice();
@@ -60,10 +60,7 @@ describeBrowser("chat message actions in Chromium", () => {
       await feed.getByText(`mark 2 (${layout})`).waitFor();
       const flagsOf = async (id: number): Promise<string[]> =>
         (await server.api.get(`/api/v1/messages/${id}`, { as: iago, params: {} })).body.message.flags;
-      await feed
-        .locator(`article[data-message-id="${ids[1]}"]`)
-        .getByRole("button", { name: "Mark as unread from here" })
-        .click();
+      await messageAction(feed.locator(`article[data-message-id="${ids[1]}"]`), "Mark as unread from here");
       await until(
         async () => !(await flagsOf(ids[1]!)).includes("read") && !(await flagsOf(ids[2]!)).includes("read"),
         "the message and the later one to be unread",
@@ -104,7 +101,7 @@ describeBrowser("chat message actions in Chromium", () => {
       const feed = page.getByRole("log", { name: "Message feed" });
       await feed.getByText(`move 2 (${layout})`).waitFor();
       const second = feed.locator(`article[data-message-id="${ids[1]}"]`);
-      await second.getByRole("button", { name: "Move topic" }).click();
+      await messageAction(second, "Move topic");
       await second.getByLabel("New topic").fill("new name");
       await second.getByLabel("Messages to move").selectOption("change_later");
       await second.getByRole("button", { name: "Move", exact: true }).click();

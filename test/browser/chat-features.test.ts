@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Page } from "playwright-core";
 import type { TestServer, TestUser } from "../helpers/test-server.js";
-import { BrowserFixture, DESKTOP, PHONE, hasChromium, printSkipNotice } from "./browser.js";
+import { BrowserFixture, DESKTOP, PHONE, hasChromium, messageAction, printSkipNotice } from "./browser.js";
 
 const describeBrowser = hasChromium() ? describe : describe.skip;
 if (!hasChromium()) printSkipNotice();
@@ -101,9 +101,9 @@ describeBrowser("chat features in Chromium", () => {
       const mine = await post(server.users.iago, "Denmark", `actions ${layout}`, `a slip (${layout})`);
       const page = await iago(viewport);
       const keep = feedOf(page).locator("article", { hasText: `worth keeping (${layout})` });
-      await keep.getByRole("button", { name: "Star" }).click();
+      await messageAction(keep, "Star");
       await keep.getByRole("button", { name: "Unstar" }).waitFor();
-      await keep.getByRole("button", { name: "Quote and reply" }).click();
+      await messageAction(keep, "Quote and reply");
       const message = page.getByLabel("Message", { exact: true });
       await page.waitForFunction(() =>
         (document.getElementById("compose-message") as HTMLTextAreaElement | null)?.value.includes(
@@ -115,7 +115,7 @@ describeBrowser("chat features in Chromium", () => {
       );
       await expect(page.getByLabel("Topic", { exact: true }).inputValue()).resolves.toBe(`actions ${layout}`);
       const slip = feedOf(page).locator(`article[data-message-id="${mine.body.id}"]`);
-      await slip.getByRole("button", { name: "Delete" }).click();
+      await messageAction(slip, "Delete");
       await slip.getByRole("button", { name: "Yes, delete" }).click();
       await slip.waitFor({ state: "detached" });
       await (await sidebar(page, phone)).getByRole("link", { name: "Starred messages" }).click();

@@ -51,6 +51,7 @@ export interface Subscription {
   stream_id: number;
   name: string;
   color?: string;
+  description?: string;
 }
 
 /** Which messages a feed shows: everything, one stream, one topic, private messages, a view, or a search. */
@@ -555,6 +556,17 @@ export class ChatStore {
             else this.unread.set(id, { dm: conversationKey(m, this.me.user_id) });
           }
         }
+        break;
+      }
+      case "stream": {
+        // A stream renamed or described anew (PATCH /streams/{id}), in the sidebar and the stream list.
+        if (e["op"] !== "update" || (e["property"] !== "name" && e["property"] !== "description")) break;
+        const id = Number(e["stream_id"]);
+        const change = { [e["property"]]: text(e["value"]) };
+        const sub = this.subscriptions.get(id);
+        if (sub) this.subscriptions.set(id, { ...sub, ...change });
+        const known = this.streams.get(id);
+        if (known) this.streams.set(id, { ...known, ...change });
         break;
       }
       case "subscription": {

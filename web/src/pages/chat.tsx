@@ -262,6 +262,13 @@ export function ChatPage({ store }: { store: ChatStore }) {
     setSidebarOpen(false);
   };
   const title = viewTitle(store, narrow);
+  // A stream's description under its name (not in a topic: the topic is the subject there).
+  const description =
+    narrow.streamId !== undefined && narrow.topic === undefined
+      ? (store.subscriptions.get(narrow.streamId)?.description ??
+        store.streams.get(narrow.streamId)?.description ??
+        "")
+      : "";
   const unread = store.unreadCounts().total;
   useEffect(() => {
     const name = `${title.replace(" › ", " > ")} - ${store.realmName || "Chat"}`;
@@ -298,7 +305,10 @@ export function ChatPage({ store }: { store: ChatStore }) {
           >
             Streams
           </button>
-          <h1>{title}</h1>
+          <div class="conversation-title">
+            <h1>{title}</h1>
+            {description !== "" && <p class="meta stream-description">{description}</p>}
+          </div>
           <form
             role="search"
             class="search-form"

@@ -102,10 +102,14 @@ function EditHistory({ id, onClose }: { id: number; onClose: () => void }) {
   );
 }
 
+/** A message within this many seconds of the one before, by the same sender, joins its group. */
+const GROUP_SECONDS = 10 * 60;
+
 function MessageRow({
   store,
   m,
   showRecipient,
+  continued,
   go,
   reply,
   markUnreadFrom,
@@ -113,11 +117,18 @@ function MessageRow({
   store: ChatStore;
   m: Message;
   showRecipient: boolean;
+  /** The same sender's next message in a group: no avatar, the name only for screen readers. */
+  continued: boolean;
   go: (n: Narrow) => void;
   reply: (m: Message, quote: boolean) => void;
   markUnreadFrom: (m: Message) => Promise<void>;
 }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
+  // The confirmation takes the focus of the Delete button it replaces (so the actions stay open).
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirmDelete) confirmButton.current?.focus();
+  }, [confirmDelete]);
   const [copied, setCopied] = useState(false);
   const starred = m.flags.includes("starred");
   const star = () =>
@@ -178,7 +189,7 @@ function MessageRow({
   };
   return (
     <article
-      class={`msg${m.flags.includes("read") ? "" : " unread"}${mentioned ? " mentioned" : ""}`}
+      class={`msg${m.flags.includes("read") ? "" : " unread"}${mentioned ? " mentioned" : ""}${continued ? " continued" : ""}${confirmDelete ? " actions-open" : ""}`}
       data-message-id={m.id}
       tabIndex={-1}
       aria-label={`Message from ${m.sender_full_name}`}
@@ -212,11 +223,11 @@ function MessageRow({
       )}
       <div class="msg-body">
         <span class="avatar" aria-hidden="true">
-          {initials(m.sender_full_name)}
+          {continued ? "" : initials(m.sender_full_name)}
         </span>
         <div class="msg-main">
           <div class="meta">
-            <strong class="sender">{m.sender_full_name}</strong>{" "}
+            <strong class={continued ? "sender visually-hidden" : "sender"}>{m.sender_full_name}</strong>{" "}
             <time dateTime={new Date(m.timestamp * 1000).toISOString()} title={fullTime(m.timestamp)}>
               {time(m.timestamp)}
             </time>
@@ -322,7 +333,12 @@ function MessageRow({
             {mine &&
               (confirmDelete ? (
                 <>
-                  <button type="button" class="link danger-text" onClick={() => void remove()}>
+                  <button
+                    type="button"
+                    class="link danger-text"
+                    ref={confirmButton}
+                    onClick={() => void remove()}
+                  >
                     Yes, delete
                   </button>
                   <button type="button" class="link" onClick={() => setConfirmDelete(false)}>
@@ -533,6 +549,11 @@ export function Feed({
           prev.stream_id !== m.stream_id ||
           prev.subject.toLowerCase() !== m.subject.toLowerCase() ||
           conversationKey(prev, me) !== conversationKey(m, me);
+        const continued =
+          !showRecipient &&
+          prev !== undefined &&
+          prev.sender_id === m.sender_id &&
+          m.timestamp - prev.timestamp < GROUP_SECONDS;
         return (
           <Fragment key={m.id}>
             {newDay && (
@@ -544,6 +565,7 @@ export function Feed({
               store={store}
               m={m}
               showRecipient={showRecipient}
+              continued={continued}
               go={go}
               reply={reply}
               markUnreadFrom={markUnreadFrom}

@@ -10,7 +10,18 @@ async function reloadStreams(store: ChatStore): Promise<void> {
   store.loadStreams(res["streams"] as StreamInfo[]);
 }
 
-/** Every stream you can see, to join or leave, and a form to create one. */
+/** A stream's settings as an administrator edits them. */
+interface Editing {
+  id: number;
+  name: string;
+  description: string;
+  confirmArchive: boolean;
+}
+
+/**
+ * Every stream you can see, to join or leave, and a form to create one; administrators also rename,
+ * describe and archive streams (PATCH and DELETE /streams/{id}).
+ */
 export function StreamBrowser({
   store,
   go,
@@ -27,6 +38,8 @@ export function StreamBrowser({
   const [isPrivate, setPrivate] = useState(false);
   const [error, setError] = useState("");
   const [status, setStatus] = useState("");
+  const [editing, setEditing] = useState<Editing | undefined>();
+  const admin = store.me.is_admin === true;
   useEffect(() => void reloadStreams(store).catch(() => undefined), [store]);
   const run = async (work: () => Promise<unknown>, done: string) => {
     setError("");
@@ -61,6 +74,22 @@ export function StreamBrowser({
       setDescription("");
     });
   };
+  const save = (e: Event) => {
+    e.preventDefault();
+    if (!editing) return;
+    const before = store.streams.get(editing.id);
+    const changes: Record<string, string> = {};
+    const newName = editing.name.trim();
+    if (newName !== before?.name) changes["new_name"] = newName;
+    if (editing.description !== (before?.description ?? "")) changes["description"] = editing.description;
+    void run(() => api.patch(`/streams/${editing.id}`, changes), `Saved #${newName}.`).then(() =>
+      setEditing(undefined),
+    );
+  };
+  const archive = (s: StreamInfo) =>
+    void run(() => api.delete(`/streams/${s.stream_id}`), `Archived #${s.name}.`).then(() =>
+      setEditing(undefined),
+    );
   const q = filter.trim().toLowerCase();
   const streams = [...store.streams.values()]
     .filter((s) => q === "" || s.name.toLowerCase().includes(q))
@@ -110,6 +139,75 @@ export function StreamBrowser({
                 >
                   {joined ? "Leave" : "Join"}
                 </button>
+                {admin && (
+                  <button
+                    type="button"
+                    class="secondary"
+                    aria-expanded={editing?.id === s.stream_id}
+                    aria-label={`Settings of ${s.name}`}
+                    onClick={() =>
+                      setEditing(
+                        editing?.id === s.stream_id
+                          ? undefined
+                          : {
+                              id: s.stream_id,
+                              name: s.name,
+                              description: s.description ?? "",
+                              confirmArchive: false,
+                            },
+                      )
+                    }
+                  >
+                    Settings
+                  </button>
+                )}
+                {editing?.id === s.stream_id && (
+                  <form
+                    class="inline-form wrap stream-settings"
+                    aria-label={`Settings of ${s.name}`}
+                    onSubmit={save}
+                  >
+                    <label class="grow">
+                      Name
+                      <input
+                        required
+                        maxLength={60}
+                        value={editing.name}
+                        onInput={(e) => setEditing({ ...editing, name: e.currentTarget.value })}
+                      />
+                    </label>
+                    <label class="grow">
+                      Description
+                      <input
+                        value={editing.description}
+                        onInput={(e) => setEditing({ ...editing, description: e.currentTarget.value })}
+                      />
+                    </label>
+                    <button type="submit">Save</button>
+                    {editing.confirmArchive ? (
+                      <>
+                        <button type="button" class="danger" onClick={() => archive(s)}>
+                          Archive #{s.name}: everyone is unsubscribed
+                        </button>
+                        <button
+                          type="button"
+                          class="secondary"
+                          onClick={() => setEditing({ ...editing, confirmArchive: false })}
+                        >
+                          Keep it
+                        </button>
+                      </>
+                    ) : (
+                      <button
+                        type="button"
+                        class="secondary"
+                        onClick={() => setEditing({ ...editing, confirmArchive: true })}
+                      >
+                        Archive…
+                      </button>
+                    )}
+                  </form>
+                )}
               </li>
             );
           })}

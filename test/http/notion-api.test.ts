@@ -18,7 +18,7 @@ const fixture = (name: string): string =>
 
 /** What the fake API was asked. */
 const asked: { url: string; authorization: string | undefined; version: string | undefined }[] = [];
-/** The fake API's status for every request (200: the recorded answers). */
+/** The fake API's status for every request (200: the recorded answers; 299: HTML with a 200). */
 let status = 200;
 
 const answers = new Map([
@@ -39,6 +39,12 @@ const fakeNotion = http.createServer((req, res) => {
     version: req.headers["notion-version"] as string | undefined,
   });
   const file = answers.get(req.url ?? "");
+  if (status === 299) {
+    // A proxy's error page: 2xx, but not JSON.
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end("<html><body>Bad gateway</body></html>");
+    return;
+  }
   if (status !== 200 || file === undefined) {
     res.writeHead(status === 200 ? 404 : status, { "content-type": "application/json" });
     res.end(
@@ -128,6 +134,16 @@ describe("POST /api/v1/external/notion with the bot's notion_token", () => {
 
   it("still posts the event, with its ids, when Notion refuses the token", async () => {
     status = 401;
+    expect(await deliverPageCreated()).toEqual({
+      status: 200,
+      subject: "Notion pages",
+      content: "Someone created page `1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d` in Acme Labs.",
+    });
+    expect(asked).toHaveLength(2);
+  });
+
+  it("still posts the event when the answer is not JSON", async () => {
+    status = 299;
     expect(await deliverPageCreated()).toEqual({
       status: 200,
       subject: "Notion pages",

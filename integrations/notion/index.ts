@@ -15,7 +15,7 @@ import type { Handler, WebhookContext } from "../kit/index.js";
 /** Notion's API (the bot's config `notion_api_url` replaces it: a proxy, a test double). */
 const NOTION_API = "https://api.notion.com";
 /** The API version asked for (`Notion-Version`): the one with data sources. */
-export const NOTION_VERSION = "2025-09-03";
+const NOTION_VERSION = "2025-09-03";
 /** Topics when the title cannot be read. */
 const PAGES_TOPIC = "Notion pages";
 const DATABASES_TOPIC = "Notion databases";

@@ -9,6 +9,7 @@ import { SeenDeliveriesRepo } from "./store/seen-deliveries-repo.js";
 import { deliveriesLocation } from "./store/deliveries-db.js";
 import { WebhookStatusRepo } from "./store/webhook-status-repo.js";
 import { SeenDeliveries } from "./domain/webhooks/seen-deliveries.js";
+import { egressJsonFetcher } from "./domain/webhooks/service-api.js";
 import { MessageService } from "./domain/messages/message-service.js";
 import { BotStorageService } from "./domain/outgoing/bot-storage-service.js";
 import { OutgoingWebhookService } from "./domain/outgoing/outgoing-webhook-service.js";
@@ -286,6 +287,8 @@ export function createServices(
       seenDeliveries: new SeenDeliveries(new SeenDeliveriesRepo(db), clock),
       // Integration modules that render templates (an exported template bot): the template integration's renderer.
       templates: renderTemplates,
+      // Integrations that look things up in their service's API (Notion): GETs under the egress policy.
+      fetchJson: egressJsonFetcher(egress),
       topics: {
         async newestFromBot(bot, stream, topic) {
           const found = await messages.fetch(bot, {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { JsonableError, UnsupportedWebhookEventTypeError } from "../../src/errors.js";
 import { defineIntegration, form, json, jsonOrForm, option, parse, payloadField, reply } from "./index.js";
-import { dispatchWebhook, type WebhookRequest } from "./stages.js";
+import { dispatchWebhook, dispatchWebhookAsync, type WebhookRequest } from "./stages.js";
 
 const shop = defineIntegration({
   name: "shop",
@@ -317,5 +317,81 @@ describe("declared needs", () => {
     expect(() => dispatchWebhook(undeclared, request)).toThrow(
       `Integration 'undeclared' reads 'directory' without declaring needs: ["directory"]`,
     );
+  });
+});
+
+describe("declared needs: http (ctx.fetchJson)", () => {
+  const lookup = (needs: readonly "http"[], calls = 1) =>
+    defineIntegration({
+      name: "lookup",
+      displayName: "Lookup",
+      categories: ["misc"],
+      needs,
+      events: {
+        item: async (p, ctx) => {
+          const answers: string[] = [];
+          for (let i = 0; i < calls; i++) {
+            try {
+              const answer = (await ctx.fetchJson(`https://api.example.com/items/${i}`, {
+                headers: { authorization: "Bearer t" },
+              })) as { name: string };
+              answers.push(answer.name);
+            } catch (err) {
+              answers.push(`${(err as Error).name}: ${(err as Error).message}`);
+            }
+          }
+          return { topic: p.get("id").str(), body: answers.join("\n") };
+        },
+      },
+    });
+  const seen: { url: string; headers: Readonly<Record<string, string>> }[] = [];
+  const request: WebhookRequest = {
+    headers: {},
+    params: {},
+    rawBody: Buffer.from('{"id":"x"}'),
+    fetchJson: (url, headers) => {
+      seen.push({ url, headers });
+      return Promise.resolve({ name: `item at ${url}` });
+    },
+  };
+
+  it("gives the handler the server's GET, with the handler's URL and headers", async () => {
+    seen.length = 0;
+    expect(await dispatchWebhookAsync(lookup(["http"]), request)).toEqual({
+      kind: "messages",
+      event: "item",
+      messages: [{ topic: "x", body: "item at https://api.example.com/items/0" }],
+    });
+    expect(seen).toEqual([
+      { url: "https://api.example.com/items/0", headers: { authorization: "Bearer t" } },
+    ]);
+  });
+
+  it("refuses the call when `http` is not declared, or when no fetcher was given", async () => {
+    seen.length = 0;
+    expect(await dispatchWebhookAsync(lookup([]), request)).toMatchObject({
+      messages: [{ body: `Error: Integration 'lookup' reads 'http' without declaring needs: ["http"]` }],
+    });
+    expect(await dispatchWebhookAsync(lookup(["http"]), { ...request, fetchJson: undefined })).toMatchObject({
+      messages: [{ body: `Error: No fetchJson was given to this dispatch (needs: ["http"])` }],
+    });
+    expect(seen).toEqual([]);
+  });
+
+  it("makes at most 10 calls per event; the next ones fail with ServiceApiError, unsent", async () => {
+    seen.length = 0;
+    const outcome = await dispatchWebhookAsync(lookup(["http"], 12), request);
+    expect(outcome).toMatchObject({
+      messages: [
+        {
+          body: [
+            ...Array.from({ length: 10 }, (_, i) => `item at https://api.example.com/items/${i}`),
+            "ServiceApiError: At most 10 API calls are made per event",
+            "ServiceApiError: At most 10 API calls are made per event",
+          ].join("\n"),
+        },
+      ],
+    });
+    expect(seen).toHaveLength(10);
   });
 });

@@ -115,6 +115,17 @@ export interface WebhookContext<O = Record<string, unknown>> {
    * for integrations that declare `needs: ["templates"]` (a template bot exported as a module).
    */
   renderTemplates(templates: { topic: string; body: string }): Promise<{ topic: string; body: string }>;
+  /**
+   * GETs a JSON document from the service's API (a Notion page's title, a user's name), for
+   * payloads that carry only ids. Only for integrations that declare `needs: ["http"]`. The server
+   * sends it under its egress policy (public addresses only unless the operator allows the target
+   * with `--outgoing-webhook-allow`; redirects are not followed), reads at most
+   * `FETCH_JSON_MAX_BYTES` (1 MiB) within `FETCH_JSON_TIMEOUT_MS` (5 s), and allows
+   * `FETCH_JSON_MAX_CALLS` (10) calls per event. Rejects with `ServiceApiError` when the request
+   * is refused or fails, the answer is not 2xx or not JSON: catch it and post what the payload
+   * alone says, rather than lose the event.
+   */
+  fetchJson(url: string, init?: { headers?: Readonly<Record<string, string>> }): Promise<unknown>;
 }
 
 export type Handler<O = Record<string, unknown>> = (
@@ -135,9 +146,10 @@ export interface ClassifyInput<O = Record<string, unknown>> {
 
 /**
  * What a handler reads beyond the request, loaded by the server before dispatch: the realm's user
- * directory (`ctx.userFullName`) or the bot's configuration (`ctx.botConfig`).
+ * directory (`ctx.userFullName`) or the bot's configuration (`ctx.botConfig`); or what it may
+ * ask for while it runs: the service's API (`ctx.fetchJson`, `"http"`).
  */
-export type WebhookNeed = "directory" | "botConfig" | "externalAccounts" | "templates";
+export type WebhookNeed = "directory" | "botConfig" | "externalAccounts" | "templates" | "http";
 
 /** A declared option: a URL/config parameter with a label and a parser that validates it. */
 export interface OptionSpec<T> {

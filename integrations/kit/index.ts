@@ -21,7 +21,13 @@ export type {
 export { form, json, jsonOrForm, payloadField, text } from "./readers.js";
 export type { BodyInput, BodyReader, Params } from "./readers.js";
 export { isEventWanted, unquote } from "./stages.js";
-export type { DispatchOutcome, WebhookRequest } from "./stages.js";
+export type { DispatchOutcome, JsonFetcher, WebhookRequest } from "./stages.js";
+export {
+  FETCH_JSON_MAX_BYTES,
+  FETCH_JSON_MAX_CALLS,
+  FETCH_JSON_TIMEOUT_MS,
+  ServiceApiError,
+} from "./service-api.js";
 export { wildcardMatch } from "./wildcard.js";
 export { pythonRepr, pythonStr } from "./python-json.js";
 export { caseBody, caseQuery, caseRequest, loadCases, multipartFields } from "./cases.js";

@@ -15,6 +15,7 @@ import type {
   WebhookNeed,
 } from "./define-integration.js";
 import type { Params } from "./readers.js";
+import { FETCH_JSON_MAX_CALLS, ServiceApiError } from "./service-api.js";
 import { compileWildcard, wildcardMatch, wildcardPatternsProblem } from "./wildcard.js";
 import type { Wild } from "./wild.js";
 
@@ -41,7 +42,15 @@ export interface WebhookRequest {
   botConfig?: (() => Readonly<Record<string, string>>) | undefined;
   /** The template renderer, for `needs: ["templates"]` (the server and test-integration give it). */
   renderTemplates?: TemplateRenderer | undefined;
+  /**
+   * GETs a JSON document (`ctx.fetchJson`), for `needs: ["http"]`; rejects with ServiceApiError.
+   * The server gives one under its egress policy; absent: calling `ctx.fetchJson` fails.
+   */
+  fetchJson?: JsonFetcher | undefined;
 }
+
+/** A GET of a JSON document with these headers: its parsed body, or a ServiceApiError. */
+export type JsonFetcher = (url: string, headers: Readonly<Record<string, string>>) => Promise<unknown>;
 
 /** Renders a topic and a body template against a request's payload, headers and query. */
 export type TemplateRenderer = (
@@ -291,6 +300,7 @@ function prepare(integration: AnyIntegration, req: WebhookRequest): Prepared {
   }
   const needs = integration.needs ?? [];
   const lookup = req.userFullName;
+  let fetches = 0;
   const ctx: WebhookContext<Record<string, unknown>> = {
     options,
     customTopic: customTopicOf(req.params),
@@ -322,6 +332,19 @@ function prepare(integration: AnyIntegration, req: WebhookRequest): Prepared {
         return Promise.reject(new Error("No template renderer was given to this dispatch"));
       }
       return req.renderTemplates(templates, payload.value, ctx);
+    },
+    fetchJson: (url, init = {}) => {
+      if (!needs.includes("http")) return Promise.reject(undeclaredNeed(integration, "http"));
+      if (req.fetchJson === undefined) {
+        return Promise.reject(new Error('No fetchJson was given to this dispatch (needs: ["http"])'));
+      }
+      fetches += 1;
+      if (fetches > FETCH_JSON_MAX_CALLS) {
+        return Promise.reject(
+          new ServiceApiError(`At most ${FETCH_JSON_MAX_CALLS} API calls are made per event`, url),
+        );
+      }
+      return req.fetchJson(url, init.headers ?? {});
     },
   };
   return { event, handler, payload, ctx };

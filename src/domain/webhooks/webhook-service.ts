@@ -36,6 +36,7 @@ import {
   readBody,
   unquote,
   type DispatchOutcome,
+  type JsonFetcher,
   type TemplateRenderer,
   type WebhookRequest,
 } from "../../../integrations/kit/stages.js";
@@ -125,6 +126,11 @@ export interface WebhookExtras {
   templates?: TemplateRenderer | undefined;
   /** Topics found and renamed for `resolve_topics=true` (a ticket's life in one topic). */
   topics?: TopicMover | undefined;
+  /**
+   * GETs of a service's API for integrations that declare `needs: ["http"]` (`ctx.fetchJson`;
+   * `egressJsonFetcher` in service-api.ts): rejects with ServiceApiError. Absent: their calls fail.
+   */
+  fetchJson?: JsonFetcher | undefined;
 }
 
 /** What `resolve_topics` needs of the messages area (wired in src/services.ts). */
@@ -563,13 +569,36 @@ export class WebhookService {
       usersByExternalAccount = await this.externalAccountDirectory();
     }
     const renderTemplates = needs.includes("templates") ? this.extras.templates : undefined;
+    const fetchJson = needs.includes("http") ? this.loggedFetcher(integration, bot) : undefined;
     return dispatchWebhookAsync(integration, {
       ...req,
       userFullName,
       botConfig,
       usersByExternalAccount,
       renderTemplates,
+      fetchJson,
     });
+  }
+
+  /**
+   * The `fetchJson` port, each failure logged (the integration falls back to what the payload
+   * says, so the operator's log is where a wrong token or an unreachable API shows).
+   */
+  private loggedFetcher(integration: AnyIntegration, bot: User): JsonFetcher | undefined {
+    const port = this.extras.fetchJson;
+    if (port === undefined) return undefined;
+    return async (url, headers) => {
+      try {
+        return await port(url, headers);
+      } catch (err) {
+        this.logger.warn("webhook: a lookup in the service's API failed", {
+          integration: integration.name,
+          bot: bot.id,
+          error: err instanceof Error ? err.message : String(err),
+        });
+        throw err;
+      }
+    };
   }
 
   /**

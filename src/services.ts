@@ -437,6 +437,7 @@ export function createServices(
       clock,
       users,
       realmUrl: () => config.externalUrl,
+      permissions: groupPermissions,
     }),
     scheduledMessages,
     botStorage,

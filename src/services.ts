@@ -440,6 +440,7 @@ export function createServices(
       clock,
       users,
       realmUrl: () => config.externalUrl,
+      permissions: groupPermissions,
     }),
     scheduledMessages,
     botStorage,

@@ -40,7 +40,7 @@ const fromRow = (r: Row): InviteRow => ({
   revoked: Number(r.revoked) !== 0,
 });
 
-/** The `invites` and `realm_invite_policy` tables. */
+/** The `invites` table. */
 export class InvitesRepo {
   constructor(private readonly db: Queryable) {}
 
@@ -95,21 +95,5 @@ export class InvitesRepo {
 
   async revoke(id: number): Promise<void> {
     await this.db.run("UPDATE invites SET revoked = 1 WHERE id = ?", [id]);
-  }
-
-  async policy(realmId: number): Promise<number | undefined> {
-    const r = await this.db.get<{ policy: number }>(
-      "SELECT policy FROM realm_invite_policy WHERE realm_id = ?",
-      [realmId],
-    );
-    return r === undefined ? undefined : Number(r.policy);
-  }
-
-  async setPolicy(realmId: number, policy: number): Promise<void> {
-    await this.db.run(
-      `INSERT INTO realm_invite_policy (realm_id, policy) VALUES (?, ?)
-       ON CONFLICT (realm_id) DO UPDATE SET policy = excluded.policy`,
-      [realmId, policy],
-    );
   }
 }

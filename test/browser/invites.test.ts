@@ -84,4 +84,44 @@ describeBrowser("invitation links in Chromium", () => {
     await late.goto(link);
     await late.getByRole("heading", { name: "Invitation not valid" }).waitFor();
   }, 120_000);
+
+  it("shows who may invite as stored, saves a change with can_invite_users_group, and keeps it after a reload", async () => {
+    const { iago, hamlet } = server.users;
+    const page = await fx.signedIn(iago.email);
+    await page.goto(`${server.url}/settings`);
+    const menu = page.getByLabel("Who can invite");
+    // The realm's value from register on first open: administrators (the default).
+    await menu.locator("option:checked", { hasText: /^Administrators$/ }).waitFor({ state: "attached" });
+    await menu.selectOption({ label: "All members" });
+    await page.getByRole("status").filter({ hasText: "Invitation policy saved." }).waitFor();
+    const stored = await server.api.post("/api/v1/register", {
+      as: hamlet,
+      params: { fetch_event_types: ["realm", "realm_user"] },
+    });
+    expect([stored.body.realm_can_invite_users_group, stored.body.can_invite_others_to_realm]).toEqual([
+      5,
+      true,
+    ]);
+    await page.reload();
+    // An <option> is never "visible" to Playwright: wait for the checked one to exist.
+    await page
+      .getByLabel("Who can invite")
+      .locator("option:checked", { hasText: "All members" })
+      .waitFor({ state: "attached" });
+    await page.getByLabel("Who can invite").selectOption({ label: "Nobody" });
+    await page.getByRole("status").filter({ hasText: "Invitation policy saved." }).waitFor();
+    await page.reload();
+    await page
+      .getByLabel("Who can invite")
+      .locator("option:checked", { hasText: "Nobody" })
+      .waitFor({ state: "attached" });
+    // A member, now that nobody may invite, is refused with the server's message.
+    const member = await fx.signedIn(hamlet.email, `${hamlet.email}-password`);
+    await member.goto(`${server.url}/settings`);
+    await member.getByRole("button", { name: "Create invitation link" }).click();
+    await member.getByRole("alert").filter({ hasText: "Insufficient permission" }).waitFor();
+    // Back to the default, so the other tests' links are made as before.
+    await page.getByLabel("Who can invite").selectOption({ label: "Administrators" });
+    await page.getByRole("status").filter({ hasText: "Invitation policy saved." }).waitFor();
+  }, 120_000);
 });

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import type { TestUser } from "../helpers/test-server.js";
+import { drainEvents, registerQueue } from "../helpers/events.js";
+import { canInviteUsersGroup } from "../../src/store/migrations/113-can-invite-users-group.js";
+import { ddlFor } from "../../src/store/migrations/types.js";
 import { T0, createStream, startMessagingServer } from "./message-helpers.js";
 import type { MessagingServer } from "./message-helpers.js";
 
@@ -138,33 +141,176 @@ describe("POST /api/v1/invites/multiuse", () => {
     expect((await join("no-such-key", "a@example.com")).body).toEqual(GONE);
   });
 
-  it("follows the realm's invite policy", async () => {
+  it("lets the members of can_invite_users_group make links, not bots or guests", async () => {
     const { iago, hamlet, othello, polonius } = server.users;
     expect((await invite(hamlet)).body).toEqual(error("Insufficient permission"));
-    const policy = (as: TestUser, value: number) =>
-      server.api.patch("/api/v1/realm", { as, params: { invite_to_realm_policy: value } });
-    expect((await policy(hamlet, 1)).body).toEqual(error("Must be an organization administrator"));
-    expect((await policy(iago, 5)).body).toEqual(error("Invalid invite_to_realm_policy"));
-    expect((await policy(iago, 1)).body).toEqual(ok);
+    expect((await setGroup(iago, { new: 5 })).body).toEqual(ok);
     expect((await invite(hamlet)).status).toBe(200);
     expect((await invite(hamlet, { invite_as: 200 })).body).toEqual(
       error("Must be an organization administrator"),
     );
     expect((await invite(polonius)).body).toEqual(error("Insufficient permission"));
+    const bot = await server.api.post("/api/v1/bots", {
+      as: hamlet,
+      params: { full_name: "Inviter", short_name: "inviter" },
+    });
+    expect(bot.status).toBe(200);
+    const asBot: TestUser = {
+      id: bot.body.user_id,
+      fullName: "Inviter",
+      email: bot.body.email,
+      apiKey: bot.body.api_key,
+    };
+    expect((await invite(asBot)).body).toEqual(error("Insufficient permission"));
     await invite(iago);
     // A member sees their own links; an administrator sees all.
     expect((await server.api.get("/api/v1/invites", { as: hamlet })).body.invites.length).toBe(1);
     expect((await server.api.get("/api/v1/invites", { as: othello })).body.invites).toEqual([]);
     expect((await server.api.get("/api/v1/invites", { as: iago })).body.invites.length).toBe(2);
-    expect((await policy(iago, 6)).body).toEqual(ok);
+    expect((await setGroup(iago, { new: NOBODY, old: 5 })).body).toEqual(ok);
     expect((await invite(iago)).body).toEqual(error("Insufficient permission"));
+  });
+});
+
+const NOBODY = { direct_members: [], direct_subgroups: [] };
+const setGroup = (as: TestUser, update: { new: unknown; old?: unknown }) =>
+  server.api.patch("/api/v1/realm", { as, params: { can_invite_users_group: update } });
+const invitePermission = async (as: TestUser) => {
+  const reg = await registerQueue(server, as, { fetch_event_types: ["realm", "realm_user"] });
+  return {
+    realm_can_invite_users_group: reg.register.realm_can_invite_users_group,
+    can_invite_others_to_realm: reg.register.can_invite_others_to_realm,
+  };
+};
+
+describe("can_invite_users_group (who may make invitation links)", () => {
+  it("is administrators by default, in register with its description", async () => {
+    const { iago, hamlet } = server.users;
+    const reg = await registerQueue(server, hamlet, { fetch_event_types: ["realm", "realm_user"] });
+    expect(reg.register.server_supported_permission_settings.realm.can_invite_users_group).toEqual({
+      require_system_group: false,
+      allow_internet_group: false,
+      allow_nobody_group: true,
+      allow_everyone_group: false,
+      default_group_name: "role:administrators",
+      default_for_system_groups: null,
+      allowed_system_groups: [],
+    });
+    expect(await invitePermission(hamlet)).toEqual({
+      realm_can_invite_users_group: 2,
+      can_invite_others_to_realm: false,
+    });
+    expect(await invitePermission(iago)).toEqual({
+      realm_can_invite_users_group: 2,
+      can_invite_others_to_realm: true,
+    });
+    expect((await invite(hamlet)).body).toEqual(error("Insufficient permission"));
+  });
+
+  it("PATCH /realm sets it for administrators, with a realm event, and a member may then invite", async () => {
+    const { iago, hamlet } = server.users;
+    const q = await registerQueue(server, hamlet, { event_types: ["realm"] });
+    expect((await setGroup(hamlet, { new: 5 })).body).toEqual(error("Must be an organization administrator"));
+    expect((await setGroup(iago, { new: 5, old: 2 })).body).toEqual(ok);
+    expect(await drainEvents(q)).toEqual([
+      { id: 0, type: "realm", op: "update_dict", property: "default", data: { can_invite_users_group: 5 } },
+    ]);
+    expect(await invitePermission(hamlet)).toEqual({
+      realm_can_invite_users_group: 5,
+      can_invite_others_to_realm: true,
+    });
+    const made = await invite(hamlet);
+    expect(made.status).toBe(200);
+    expect(made.body).toEqual({ ...ok, invite_link: expect.stringMatching(/\/join\/[A-Za-z0-9_-]{32}\/$/) });
+    // Setting the value it has sends nothing.
+    expect((await setGroup(iago, { new: 5 })).body).toEqual(ok);
+    expect(await drainEvents(q)).toEqual([]);
+  });
+
+  it("refuses values Zulip refuses", async () => {
+    const { iago } = server.users;
+    const refused = async (update: { new: unknown; old?: unknown }) => {
+      const res = await setGroup(iago, update);
+      return [res.status, res.body];
+    };
+    expect(await refused({ new: 6 })).toEqual([
+      400,
+      error("'can_invite_users_group' setting cannot be set to 'role:everyone' group."),
+    ]);
+    expect(await refused({ new: 7 })).toEqual([
+      400,
+      error("'can_invite_users_group' setting cannot be set to 'role:internet' group."),
+    ]);
+    expect(await refused({ new: 999 })).toEqual([400, error("Invalid user group ID: 999")]);
+    expect(await refused({ new: { direct_members: [999], direct_subgroups: [] } })).toEqual([
+      400,
+      error("Invalid user ID: 999"),
+    ]);
+    expect(await refused({ new: 5, old: 4 })).toEqual([
+      400,
+      error("'old' value does not match the expected value."),
+    ]);
+    expect(await refused({ new: "members" })).toEqual([
+      400,
+      error("can_invite_users_group.new is not a valid group-setting value"),
+    ]);
+    expect((await invitePermission(iago)).realm_can_invite_users_group).toBe(2);
+  });
+
+  it("takes the legacy invite_to_realm_policy number and sets the group it stands for", async () => {
+    const { iago, hamlet } = server.users;
+    const q = await registerQueue(server, hamlet, { event_types: ["realm"] });
+    const policy = (as: TestUser, value: number) =>
+      server.api.patch("/api/v1/realm", { as, params: { invite_to_realm_policy: value } });
+    expect((await policy(hamlet, 1)).body).toEqual(error("Must be an organization administrator"));
+    expect((await policy(iago, 5)).body).toEqual(error("Invalid invite_to_realm_policy"));
+    const groups: [number, unknown][] = [
+      [1, 5],
+      [3, 4],
+      [4, 3],
+      [6, NOBODY],
+      [2, 2],
+    ];
+    for (const [value, group] of groups) {
+      expect((await policy(iago, value)).body).toEqual(ok);
+      expect((await invitePermission(iago)).realm_can_invite_users_group).toEqual(group);
+    }
+    expect((await drainEvents(q)).map((e) => e["data"])).toEqual([
+      { can_invite_users_group: 5 },
+      { can_invite_users_group: 4 },
+      { can_invite_users_group: 3 },
+      { can_invite_users_group: NOBODY },
+      { can_invite_users_group: 2 },
+    ]);
+  });
+
+  it("migration 113 converts a stored invite_to_realm_policy into the group setting", async () => {
+    const { db } = server.running;
+    const [realm] = await db.all<{ id: number }>("SELECT id FROM realms");
+    /** The table as migration 060 made it, holding `policy` for the realm; then migration 113. */
+    const migrateFrom = async (policy: number) => {
+      await db.exec("DELETE FROM realm_group_settings WHERE name = 'can_invite_users_group'");
+      await db.exec(
+        "CREATE TABLE realm_invite_policy (realm_id BIGINT PRIMARY KEY, policy INTEGER NOT NULL)",
+      );
+      await db.run("INSERT INTO realm_invite_policy (realm_id, policy) VALUES (?, ?)", [realm!.id, policy]);
+      for (const statement of canInviteUsersGroup.up(ddlFor(db.dialect)).split(/;\s*\n/)) {
+        await db.exec(statement);
+      }
+      return (await invitePermission(server.users.hamlet)).realm_can_invite_users_group;
+    };
+    const converted: unknown[] = [];
+    for (const policy of [2, 3, 4, 6, 1]) converted.push(await migrateFrom(policy));
+    expect(converted).toEqual([2, 4, 3, NOBODY, 5]);
+    // After converting 1 (members), a member may invite.
+    expect((await invite(server.users.hamlet)).status).toBe(200);
   });
 });
 
 describe("DELETE /api/v1/invites/multiuse/{invite_id}", () => {
   it("revokes a link, by its maker or an administrator only", async () => {
     const { iago, hamlet } = server.users;
-    await server.api.patch("/api/v1/realm", { as: iago, params: { invite_to_realm_policy: 1 } });
+    await server.api.patch("/api/v1/realm", { as: iago, params: { can_invite_users_group: { new: 5 } } });
     const key = keyOf((await invite(iago)).body.invite_link);
     const [{ id }] = (await server.api.get("/api/v1/invites", { as: iago })).body.invites;
     const revoke = (as: TestUser, inviteId: number | string) =>

@@ -84,6 +84,7 @@ const SUPPORTED_PERMISSION_SETTINGS = {
     can_add_subscribers_group: setting("role:members", false),
     can_create_private_channel_group: setting("role:members", false),
     can_create_public_channel_group: setting("role:members", false),
+    can_invite_users_group: setting("role:administrators", false),
   },
   stream: {
     can_add_subscribers_group: setting("role:nobody", false),
@@ -274,6 +275,8 @@ describe("POST /api/v1/register", () => {
       realm_can_add_subscribers_group: 5,
       realm_can_create_private_channel_group: 5,
       realm_can_create_public_channel_group: 5,
+      // Invitation links: the administrators' system group (2) by default.
+      realm_can_invite_users_group: 2,
       server_supported_permission_settings: SUPPORTED_PERMISSION_SETTINGS,
       realm_email_auth_enabled: true,
       realm_password_auth_enabled: true,
@@ -571,6 +574,7 @@ describe("POST /api/v1/register", () => {
         "realm_can_add_subscribers_group",
         "realm_can_create_private_channel_group",
         "realm_can_create_public_channel_group",
+        "realm_can_invite_users_group",
         "server_supported_permission_settings",
         "max_file_upload_size_mib",
         "server_emoji_data_url",

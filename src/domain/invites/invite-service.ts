@@ -5,8 +5,10 @@ import type { InvitesRepo } from "../../store/invites-repo.js";
 import type { InviteRow } from "../../store/invites-repo.js";
 import { Role, isAdmin } from "../users/types.js";
 import type { User } from "../users/types.js";
-import { DEFAULT_INVITE_POLICY, InvitePolicy } from "./types.js";
-import type { InviteInfo, InvitePolicyValue, NewInvite, Registration } from "./types.js";
+import type { GroupSettingUpdate, GroupSettingValue } from "../user-groups/group-settings.js";
+import { valueOfGroupName } from "../user-groups/group-settings.js";
+import { LEGACY_INVITE_POLICY_GROUPS } from "./types.js";
+import type { InviteInfo, NewInvite, Registration } from "./types.js";
 
 export interface InviteDeps {
   repo: InvitesRepo;
@@ -21,6 +23,12 @@ export interface InviteDeps {
       input: { email: string; password: string; fullName: string; role: number; joinDefaultStreams: boolean },
     ): Promise<User>;
   };
+  /** The realm's `can_invite_users_group` (GroupPermissionsService). */
+  permissions: {
+    hasPermission(user: User, value: GroupSettingValue): Promise<boolean>;
+    realmSetting(name: "can_invite_users_group"): Promise<GroupSettingValue>;
+    setRealmSettings(actor: User, updates: { can_invite_users_group: GroupSettingUpdate }): Promise<void>;
+  };
 }
 
 /** An unknown, used, expired or revoked link: one answer for all, so a link reveals nothing. */
@@ -31,7 +39,6 @@ export class InvalidInvitationError extends JsonableError {
 }
 
 const ROLES: readonly number[] = Object.values(Role);
-const POLICIES: readonly number[] = Object.values(InvitePolicy);
 
 const hashKey = (key: string): string => crypto.createHash("sha256").update(key, "utf8").digest("hex");
 
@@ -48,7 +55,7 @@ function info(row: InviteRow): InviteInfo {
 
 /**
  * Invitation links without email (Zulip's multiuse invites, plus single-use ones): an
- * administrator, or a member where the realm's `invite_to_realm_policy` allows, makes a link; a
+ * administrator, or a member where the realm's `can_invite_users_group` allows, makes a link; a
  * person who opens it chooses a name and password and gets an account in the default streams.
  * Only a hash of each link's key is stored.
  */
@@ -59,31 +66,24 @@ export class InviteService {
     this.repo = deps.repo;
   }
 
-  async policy(realmId: number): Promise<InvitePolicyValue> {
-    return ((await this.repo.policy(realmId)) ?? DEFAULT_INVITE_POLICY) as InvitePolicyValue;
-  }
-
-  /** PATCH /realm `invite_to_realm_policy` (administrators only). */
-  async setPolicy(actor: User, policy: number): Promise<void> {
+  /**
+   * PATCH /realm `invite_to_realm_policy`, the legacy name: sets `can_invite_users_group` to the
+   * group the number stands for (administrators only, with the same `realm` event).
+   */
+  async setLegacyPolicy(actor: User, policy: number): Promise<void> {
+    const group = LEGACY_INVITE_POLICY_GROUPS[policy];
     if (!isAdmin(actor)) throw new JsonableError("Must be an organization administrator");
-    if (!POLICIES.includes(policy)) throw new JsonableError("Invalid invite_to_realm_policy");
-    await this.repo.setPolicy(actor.realmId, policy);
+    if (group === undefined) throw new JsonableError("Invalid invite_to_realm_policy");
+    await this.deps.permissions.setRealmSettings(actor, {
+      can_invite_users_group: { new: valueOfGroupName(group) },
+    });
   }
 
-  /** Whether `user` may make invitation links under the realm's policy. */
+  /** Whether `user` may make invitation links: in the realm's `can_invite_users_group`, and not a bot. */
   async canInvite(user: User): Promise<boolean> {
     if (user.isBot || !user.isActive) return false;
-    switch (await this.policy(user.realmId)) {
-      case InvitePolicy.MEMBERS:
-      case InvitePolicy.FULL_MEMBERS:
-        return user.role <= Role.MEMBER;
-      case InvitePolicy.MODERATORS:
-        return user.role <= Role.MODERATOR;
-      case InvitePolicy.ADMINS:
-        return isAdmin(user);
-      case InvitePolicy.NOBODY:
-        return false;
-    }
+    const { permissions } = this.deps;
+    return permissions.hasPermission(user, await permissions.realmSetting("can_invite_users_group"));
   }
 
   /** POST /invites/multiuse: the new link (shown this once) and its id. */

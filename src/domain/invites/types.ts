@@ -1,9 +1,14 @@
-/** Who may make invitation links: Zulip's `invite_to_realm_policy` values. */
-export const InvitePolicy = { MEMBERS: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4, NOBODY: 6 } as const;
-export type InvitePolicyValue = (typeof InvitePolicy)[keyof typeof InvitePolicy];
-
-/** New realms: only administrators invite (as `can_invite_others_to_realm` said before links existed). */
-export const DEFAULT_INVITE_POLICY: InvitePolicyValue = InvitePolicy.ADMINS;
+/**
+ * The legacy `invite_to_realm_policy` numbers (before Zulip 10.0, feature level 321) and the
+ * `can_invite_users_group` value each stands for (PATCH /realm still takes the old name).
+ */
+export const LEGACY_INVITE_POLICY_GROUPS: Readonly<Record<number, string>> = {
+  1: "role:members",
+  2: "role:administrators",
+  3: "role:fullmembers",
+  4: "role:moderators",
+  6: "role:nobody",
+};
 
 /** Zulip's INVITATION_LINK_VALIDITY_MINUTES: ten days. */
 export const DEFAULT_EXPIRY_MINUTES = 10 * 24 * 60;

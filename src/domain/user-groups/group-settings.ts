@@ -58,6 +58,8 @@ export const PERMISSION_SETTINGS = {
     can_add_subscribers_group: def("role:members", false),
     can_create_private_channel_group: def("role:members", false),
     can_create_public_channel_group: def("role:members", false),
+    // Who makes invitation links (Zulip: role:members; here administrators, see docs/compat.md).
+    can_invite_users_group: def("role:administrators", false),
   },
   stream: {
     can_add_subscribers_group: def("role:nobody", false),

@@ -138,6 +138,9 @@ const realmUserProvider: StateProvider = {
       realmSettings.can_create_private_channel_group,
     );
     const canAddSubscribers = await permissions.hasPermission(user, realmSettings.can_add_subscribers_group);
+    // As InviteService.canInvite: bots make no invitation links.
+    const canInvite =
+      !user.isBot && (await permissions.hasPermission(user, realmSettings.can_invite_users_group));
     return {
       realm_users: all.filter((u) => u.isActive && !isSystemBot(u)).map((u) => present(u, clientGravatar)),
       realm_non_active_users: all
@@ -163,7 +166,7 @@ const realmUserProvider: StateProvider = {
       can_create_private_streams: canCreatePrivate,
       can_create_web_public_streams: false,
       can_subscribe_other_users: canAddSubscribers,
-      can_invite_others_to_realm: isAdmin(user),
+      can_invite_others_to_realm: canInvite,
     };
   },
 };

@@ -24,8 +24,9 @@ function idOf(ctx: ParameterizedContext<AppState>): number {
 
 /**
  * Invitation links (Zulip's invite API where it fits): POST /invites/multiuse (with our
- * `single_use` for a link one person can use), GET /invites, DELETE /invites/multiuse/{id}. The
- * realm's `invite_to_realm_policy` is changed with PATCH /realm (src/http/routes/realm.ts).
+ * `single_use` for a link one person can use), GET /invites, DELETE /invites/multiuse/{id}. Who
+ * may make links, the realm's `can_invite_users_group`, is changed with PATCH /realm
+ * (src/http/routes/realm.ts).
  */
 export function invitesRouter(services: Pick<Services, "invites">): Router<AppState> {
   const { invites } = services;

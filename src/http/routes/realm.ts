@@ -9,10 +9,11 @@ import { groupSettingUpdates } from "./group-setting-args.js";
 /**
  * PATCH /realm: the organization settings this server has, each changed by the area that owns it
  * (administrators only; every change sends a `realm` event): `name` and `description` (the
- * organization's profile), `invite_to_realm_policy`
- * (invitation links), `moderation_request_channel_id` (message reports), `topics_policy`
+ * organization's profile), `moderation_request_channel_id` (message reports), `topics_policy`
  * (empty topics) and the group-based permissions `can_add_subscribers_group`,
- * `can_create_public_channel_group` and `can_create_private_channel_group` (`{"new", "old"}`).
+ * `can_create_public_channel_group`, `can_create_private_channel_group` and
+ * `can_invite_users_group` (`{"new", "old"}`); `invite_to_realm_policy`, the legacy name of
+ * `can_invite_users_group` before Zulip 10.0, sets it from the old number.
  */
 export function realmRouter(
   services: Pick<
@@ -33,7 +34,7 @@ export function realmRouter(
     const groupSettings = groupSettingUpdates(ctx.state.params, REALM_PERMISSION_NAMES);
     await services.realmProfile.set(ctx.state.user, { name: args.name, description: args.description });
     if (args.invite_to_realm_policy !== undefined) {
-      await services.invites.setPolicy(ctx.state.user, args.invite_to_realm_policy);
+      await services.invites.setLegacyPolicy(ctx.state.user, args.invite_to_realm_policy);
     }
     if (args.moderation_request_channel_id !== undefined) {
       await services.messageReports.setModerationRequestChannel(

@@ -32,6 +32,7 @@ import { realmTopicsPolicy } from "./098-realm-topics-policy.js";
 import { groupPermissionSettings } from "./110-group-permission-settings.js";
 import { streamTopicsPolicy } from "./111-stream-topics-policy.js";
 import { webhookStatusMessagesAge } from "./112-webhook-status-messages-age.js";
+import { canInviteUsersGroup } from "./113-can-invite-users-group.js";
 import { outgoingDeliveryStates } from "./075-outgoing-delivery-states.js";
 import type { Migration } from "./types.js";
 import { botSigningSecrets } from "./070-bot-signing-secrets.js";
@@ -78,4 +79,5 @@ export const migrations: readonly Migration[] = [
   groupPermissionSettings,
   streamTopicsPolicy,
   webhookStatusMessagesAge,
+  canInviteUsersGroup,
 ];

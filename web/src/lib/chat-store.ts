@@ -199,7 +199,10 @@ export class ChatStore {
   recentPrivate: { userIds: number[]; maxId: number }[] = [];
   /** The user's settings that the app acts on (register's `user_settings`, `user_settings` events). */
   settings: Record<string, unknown> = {};
-  /** The realm's description and invitation policy (register), for the organization settings. */
+  /**
+   * The realm's settings the settings pages show (register's `realm_description`,
+   * `realm_topics_policy`, `realm_can_invite_users_group`; kept by `realm` events).
+   */
   realm: Record<string, unknown> = {};
   /** Called for each new message from an event (desktop notifications). */
   onNewMessage: ((m: Message) => void) | undefined;
@@ -299,6 +302,7 @@ export class ChatStore {
     this.realm = {
       description: text(state["realm_description"]),
       topics_policy: state["realm_topics_policy"],
+      can_invite_users_group: state["realm_can_invite_users_group"],
     };
     const userSettings = (state["user_settings"] ?? {}) as Record<string, unknown>;
     this.settings = {
@@ -628,6 +632,9 @@ export class ChatStore {
         if (e["op"] === "update" && e["property"] === "name") this.realmName = text(e["value"]);
         if (e["op"] === "update" && e["property"] === "description")
           this.realm.description = text(e["value"]);
+        const data = e["data"] as Record<string, unknown> | undefined;
+        if (e["op"] === "update_dict" && data !== undefined && "can_invite_users_group" in data)
+          this.realm = { ...this.realm, can_invite_users_group: data["can_invite_users_group"] };
         break;
       }
       case "realm_emoji":

@@ -4,6 +4,7 @@ import type { ChatStore, Draft, Message, Narrow, Person } from "../lib/chat-stor
 import { insertMention, matchMentions, mentionAt } from "../lib/mentions.js";
 import type { MentionQuery } from "../lib/mentions.js";
 import { insertEmoji } from "../lib/emoji.js";
+import { sanitize } from "../lib/sanitize.js";
 import { uploadFile, uploadMarkdown } from "../lib/upload.js";
 
 /** How long typing pauses before the compose box is saved as a draft. */
@@ -34,6 +35,7 @@ export function Compose({
   const [mention, setMention] = useState<MentionQuery | undefined>();
   const [active, setActive] = useState(0);
   const textarea = useRef<HTMLTextAreaElement>(null);
+  const previewButton = useRef<HTMLButtonElement>(null);
   const [uploads, setUploads] = useState<{ id: number; name: string; fraction: number }[]>([]);
   const [dragging, setDragging] = useState(false);
   const lastTyping = useRef(0);
@@ -41,6 +43,9 @@ export function Compose({
   const draftId = useRef<number | undefined>(undefined);
   const draftSaves = useRef<Promise<void>>(Promise.resolve());
   const [draftStatus, setDraftStatus] = useState("");
+  /** Preview (Zulip's eye button, Alt+P): the draft as POST /messages/render renders it. */
+  const [previewing, setPreviewing] = useState(false);
+  const [preview, setPreview] = useState<{ html?: string; error?: string } | undefined>();
 
   /** Typing notices (POST /typing): a start at most every 10 s while typing, a stop on send. */
   const typingTarget = (): Record<string, string | number | number[]> | undefined => {
@@ -196,6 +201,37 @@ export function Compose({
     return () => clearTimeout(timer);
   }, [content, kind, stream, topic, recipients, store]);
 
+  // While previewing, the box's text is rendered by the server (again if it changes, e.g. an upload).
+  useEffect(() => {
+    if (!previewing) return undefined;
+    if (content.trim() === "") {
+      setPreview({});
+      return undefined;
+    }
+    let current = true;
+    setPreview(undefined);
+    api
+      .post("/messages/render", { content })
+      .then((res) => current && setPreview({ html: sanitize(text(res["rendered"])) }))
+      .catch(
+        (err: unknown) =>
+          current &&
+          setPreview({
+            error: err instanceof ApiError ? err.message : "Cannot reach the server to preview.",
+          }),
+      );
+    return () => {
+      current = false;
+    };
+  }, [previewing, content]);
+
+  // Focus follows the toggle (Alt+P from the textarea, which goes away): the textarea, or the Edit button.
+  const togglePreview = () => {
+    requestAnimationFrame(() => (previewing ? textarea.current : previewButton.current)?.focus());
+    setPreviewing(!previewing);
+    setMention(undefined);
+  };
+
   const people: Person[] = [...store.users.values()].filter((u) => u.user_id !== store.me.user_id);
   const suggestions = mention ? matchMentions(people, mention.query) : [];
   const toSuggestions =
@@ -281,6 +317,7 @@ export function Compose({
       notifyTyping("stop");
       setContent("");
       setMention(undefined);
+      setPreviewing(false);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : "Cannot reach the server; your message was not sent.");
     } finally {
@@ -324,6 +361,13 @@ export function Compose({
       class={dragging ? "compose dragging" : "compose"}
       onSubmit={(e) => void send(e)}
       aria-label="Compose"
+      onKeyDown={(e) => {
+        // Alt+P (Zulip's shortcut) toggles the preview; the key's code, since Alt changes the character on a Mac.
+        if (e.altKey && !e.ctrlKey && !e.metaKey && e.code === "KeyP") {
+          e.preventDefault();
+          togglePreview();
+        }
+      }}
       onDragOver={(e) => {
         if (e.dataTransfer?.types.includes("Files")) {
           e.preventDefault();
@@ -426,31 +470,62 @@ export function Compose({
         )}
       </div>
       <div class="compose-row message-row">
-        <label class="compact grow">
-          Message
-          <textarea
-            id="compose-message"
-            ref={textarea}
-            rows={3}
-            value={content}
-            aria-autocomplete="list"
-            aria-describedby="compose-hint"
-            aria-controls={suggestions.length > 0 ? "mention-list" : undefined}
-            onInput={(e) => {
-              setContent(e.currentTarget.value);
-              updateMention(e.currentTarget.value, e.currentTarget.selectionStart);
-              if (e.currentTarget.value !== "") notifyTyping("start");
-            }}
-            onKeyDown={onKeyDown}
-            onPaste={(e) => {
-              const files = e.clipboardData?.files;
-              if (files && files.length > 0) {
-                e.preventDefault();
-                attach(files);
-              }
-            }}
-          />
-        </label>
+        {previewing ? (
+          <div
+            class="compact grow compose-preview"
+            role="region"
+            aria-label="Message preview"
+            aria-live="polite"
+          >
+            {preview === undefined ? (
+              <p class="meta">Rendering preview…</p>
+            ) : preview.error !== undefined ? (
+              <p class="error" role="alert">
+                {preview.error}
+              </p>
+            ) : preview.html === undefined ? (
+              <p class="meta">Nothing to preview.</p>
+            ) : (
+              <div class="content" dangerouslySetInnerHTML={{ __html: preview.html }} />
+            )}
+          </div>
+        ) : (
+          <label class="compact grow">
+            Message
+            <textarea
+              id="compose-message"
+              ref={textarea}
+              rows={3}
+              value={content}
+              aria-autocomplete="list"
+              aria-describedby="compose-hint"
+              aria-controls={suggestions.length > 0 ? "mention-list" : undefined}
+              onInput={(e) => {
+                setContent(e.currentTarget.value);
+                updateMention(e.currentTarget.value, e.currentTarget.selectionStart);
+                if (e.currentTarget.value !== "") notifyTyping("start");
+              }}
+              onKeyDown={onKeyDown}
+              onPaste={(e) => {
+                const files = e.clipboardData?.files;
+                if (files && files.length > 0) {
+                  e.preventDefault();
+                  attach(files);
+                }
+              }}
+            />
+          </label>
+        )}
+        <button
+          ref={previewButton}
+          type="button"
+          class="secondary"
+          aria-keyshortcuts="Alt+P"
+          title={previewing ? "Back to editing (Alt+P)" : "Preview the message (Alt+P)"}
+          onClick={togglePreview}
+        >
+          {previewing ? "Edit" : "Preview"}
+        </button>
         <label class="button secondary attach">
           Attach files
           <input
@@ -486,7 +561,7 @@ export function Compose({
         </p>
       ))}
       <p class="hint" id="compose-hint">
-        Enter to send, Shift+Enter for a new line
+        Enter to send, Shift+Enter for a new line, Alt+P to preview
         {draftStatus !== "" && <span class="draft-status"> · {draftStatus}</span>}
       </p>
       {suggestions.length > 0 && (

@@ -28,6 +28,29 @@ const ROLES: readonly { id: number; label: string; admin: boolean }[] = [
   { id: 200, label: "Administrator", admin: true },
 ];
 
+/** Who may invite (`can_invite_users_group`): the system groups that make sense, by menu key. */
+const NOBODY = { direct_members: [], direct_subgroups: [] };
+const INVITERS: readonly { key: string; label: string; value: number | typeof NOBODY }[] = [
+  { key: "2", label: "Administrators", value: 2 },
+  { key: "3", label: "Administrators and moderators", value: 3 },
+  { key: "4", label: "Full members", value: 4 },
+  { key: "5", label: "All members", value: 5 },
+  { key: "nobody", label: "Nobody", value: NOBODY },
+];
+
+type GroupValue = number | { direct_members?: unknown[]; direct_subgroups?: unknown[] } | null | undefined;
+
+/**
+ * The menu key of a group-setting value: a listed system group, "nobody" (no members, no
+ * subgroups), or "custom" for any other group or set of people (shown, not offered).
+ */
+function invitersKey(value: GroupValue): string {
+  if (value === undefined) return "2";
+  if (typeof value === "number")
+    return INVITERS.some((i) => i.key === String(value)) ? String(value) : "custom";
+  return value?.direct_members?.length === 0 && value.direct_subgroups?.length === 0 ? "nobody" : "custom";
+}
+
 const roleLabel = (id: number) => ROLES.find((r) => r.id === id)?.label ?? `Role ${id}`;
 const date = (s: number) =>
   new Date(s * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -45,7 +68,9 @@ export function Invitations({ store }: { store: ChatStore }) {
   const [invites, setInvites] = useState<Invite[]>([]);
   const [status, setStatus] = useState("");
   const [error, setError] = useState("");
-  const [policy, setPolicy] = useState("2");
+  // The choice being saved; otherwise the realm's value (register, `realm` events).
+  const [choosing, setChoosing] = useState<string | undefined>(undefined);
+  const inviters = choosing ?? invitersKey(store.realm["can_invite_users_group"] as GroupValue);
   const reload = () =>
     api
       .get("/invites")
@@ -86,15 +111,21 @@ export function Invitations({ store }: { store: ChatStore }) {
       setError("Cannot copy here; select the link and copy it.");
     }
   };
-  const savePolicy = async (value: string) => {
-    setPolicy(value);
+  const saveInviters = async (key: string) => {
+    const choice = INVITERS.find((i) => i.key === key);
+    if (choice === undefined) return;
+    setChoosing(key);
     setError("");
+    setStatus("");
     try {
-      await api.patch("/realm", { invite_to_realm_policy: Number(value) });
+      await api.patch("/realm", { can_invite_users_group: { new: choice.value } });
+      store.realm = { ...store.realm, can_invite_users_group: choice.value };
+      store.changed();
       setStatus("Invitation policy saved.");
     } catch (err) {
       setError(message(err));
     }
+    setChoosing(undefined);
   };
   return (
     <section class="card" aria-labelledby="invite-heading">
@@ -177,11 +208,17 @@ export function Invitations({ store }: { store: ChatStore }) {
       {admin && (
         <label>
           Who can invite
-          <select value={policy} onChange={(e) => void savePolicy(e.currentTarget.value)}>
-            <option value="2">Administrators</option>
-            <option value="4">Moderators and administrators</option>
-            <option value="1">All members</option>
-            <option value="6">Nobody</option>
+          <select value={inviters} onChange={(e) => void saveInviters(e.currentTarget.value)}>
+            {INVITERS.map((i) => (
+              <option key={i.key} value={i.key}>
+                {i.label}
+              </option>
+            ))}
+            {inviters === "custom" && (
+              <option value="custom" disabled>
+                Custom group
+              </option>
+            )}
           </select>
         </label>
       )}

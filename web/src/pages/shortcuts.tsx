@@ -9,6 +9,7 @@ export const SHORTCUTS: readonly [string, string][] = [
   ["d", "Open Drafts"],
   ["Esc", "Close a dialog, or leave the compose box"],
   ["Enter", "Send (Shift+Enter: a new line)"],
+  ["Alt+P", "Preview the message in the compose box, or go back to editing it"],
   ["?", "Show this list"],
 ];
 

@@ -89,7 +89,7 @@ describeBrowser("invitation links in Chromium", () => {
     const { iago, hamlet } = server.users;
     const page = await fx.signedIn(iago.email);
     await page.goto(`${server.url}/settings`);
-    const menu = page.getByLabel("Who can invite");
+    const menu = page.getByLabel("Who can invite one person");
     // The realm's value from register on first open: administrators (the default).
     await menu.locator("option:checked", { hasText: /^Administrators$/ }).waitFor({ state: "attached" });
     await menu.selectOption({ label: "All members" });
@@ -105,14 +105,14 @@ describeBrowser("invitation links in Chromium", () => {
     await page.reload();
     // An <option> is never "visible" to Playwright: wait for the checked one to exist.
     await page
-      .getByLabel("Who can invite")
+      .getByLabel("Who can invite one person")
       .locator("option:checked", { hasText: "All members" })
       .waitFor({ state: "attached" });
-    await page.getByLabel("Who can invite").selectOption({ label: "Nobody" });
+    await page.getByLabel("Who can invite one person").selectOption({ label: "Nobody" });
     await page.getByRole("status").filter({ hasText: "Invitation policy saved." }).waitFor();
     await page.reload();
     await page
-      .getByLabel("Who can invite")
+      .getByLabel("Who can invite one person")
       .locator("option:checked", { hasText: "Nobody" })
       .waitFor({ state: "attached" });
     // A member, now that nobody may invite, is refused with the server's message.
@@ -121,7 +121,32 @@ describeBrowser("invitation links in Chromium", () => {
     await member.getByRole("button", { name: "Create invitation link" }).click();
     await member.getByRole("alert").filter({ hasText: "Insufficient permission" }).waitFor();
     // Back to the default, so the other tests' links are made as before.
-    await page.getByLabel("Who can invite").selectOption({ label: "Administrators" });
+    await page.getByLabel("Who can invite one person").selectOption({ label: "Administrators" });
+    await page.getByRole("status").filter({ hasText: "Invitation policy saved." }).waitFor();
+  }, 120_000);
+
+  it("saves who may make links anyone can use with create_multiuse_invite_group, on its own", async () => {
+    const { iago, hamlet } = server.users;
+    const page = await fx.signedIn(iago.email);
+    await page.goto(`${server.url}/settings`);
+    const reusable = page.getByLabel("Who can make links anyone can use");
+    await reusable.locator("option:checked", { hasText: /^Administrators$/ }).waitFor({ state: "attached" });
+    await reusable.selectOption({ label: "Full members" });
+    await page.getByRole("status").filter({ hasText: "Invitation policy saved." }).waitFor();
+    const stored = await server.api.post("/api/v1/register", {
+      as: hamlet,
+      params: { fetch_event_types: ["realm"] },
+    });
+    expect([
+      stored.body.realm_create_multiuse_invite_group,
+      stored.body.realm_can_invite_users_group,
+    ]).toEqual([4, 2]);
+    await page.reload();
+    await page
+      .getByLabel("Who can make links anyone can use")
+      .locator("option:checked", { hasText: "Full members" })
+      .waitFor({ state: "attached" });
+    await page.getByLabel("Who can make links anyone can use").selectOption({ label: "Administrators" });
     await page.getByRole("status").filter({ hasText: "Invitation policy saved." }).waitFor();
   }, 120_000);
 });

@@ -141,15 +141,18 @@ describe("POST /api/v1/invites/multiuse", () => {
     expect((await join("no-such-key", "a@example.com")).body).toEqual(GONE);
   });
 
-  it("lets the members of can_invite_users_group make links, not bots or guests", async () => {
+  it("lets the members of can_invite_users_group invite one person, not bots or guests", async () => {
     const { iago, hamlet, othello, polonius } = server.users;
-    expect((await invite(hamlet)).body).toEqual(error("Insufficient permission"));
+    const one = { single_use: true };
+    expect((await invite(hamlet, one)).body).toEqual(error("Insufficient permission"));
     expect((await setGroup(iago, { new: 5 })).body).toEqual(ok);
-    expect((await invite(hamlet)).status).toBe(200);
-    expect((await invite(hamlet, { invite_as: 200 })).body).toEqual(
+    expect((await invite(hamlet, one)).status).toBe(200);
+    // A reusable link is create_multiuse_invite_group's (administrators by default), as in Zulip.
+    expect((await invite(hamlet)).body).toEqual(error("Insufficient permission"));
+    expect((await invite(hamlet, { ...one, invite_as: 200 })).body).toEqual(
       error("Must be an organization administrator"),
     );
-    expect((await invite(polonius)).body).toEqual(error("Insufficient permission"));
+    expect((await invite(polonius, one)).body).toEqual(error("Insufficient permission"));
     const bot = await server.api.post("/api/v1/bots", {
       as: hamlet,
       params: { full_name: "Inviter", short_name: "inviter" },
@@ -161,14 +164,27 @@ describe("POST /api/v1/invites/multiuse", () => {
       email: bot.body.email,
       apiKey: bot.body.api_key,
     };
-    expect((await invite(asBot)).body).toEqual(error("Insufficient permission"));
+    expect((await invite(asBot, one)).body).toEqual(error("Insufficient permission"));
     await invite(iago);
     // A member sees their own links; an administrator sees all.
     expect((await server.api.get("/api/v1/invites", { as: hamlet })).body.invites.length).toBe(1);
     expect((await server.api.get("/api/v1/invites", { as: othello })).body.invites).toEqual([]);
     expect((await server.api.get("/api/v1/invites", { as: iago })).body.invites.length).toBe(2);
     expect((await setGroup(iago, { new: NOBODY, old: 5 })).body).toEqual(ok);
-    expect((await invite(iago)).body).toEqual(error("Insufficient permission"));
+    expect((await invite(iago, one)).body).toEqual(error("Insufficient permission"));
+  });
+
+  it("lets the members of create_multiuse_invite_group make reusable links", async () => {
+    const { iago, hamlet } = server.users;
+    expect((await invite(hamlet)).body).toEqual(error("Insufficient permission"));
+    const set = await server.api.patch("/api/v1/realm", {
+      as: iago,
+      params: { create_multiuse_invite_group: { new: 5, old: 2 } },
+    });
+    expect(set.body).toEqual(ok);
+    expect((await invite(hamlet)).status).toBe(200);
+    // Inviting one person is still can_invite_users_group's (administrators by default).
+    expect((await invite(hamlet, { single_use: true })).body).toEqual(error("Insufficient permission"));
   });
 });
 
@@ -219,7 +235,7 @@ describe("can_invite_users_group (who may make invitation links)", () => {
       realm_can_invite_users_group: 5,
       can_invite_others_to_realm: true,
     });
-    const made = await invite(hamlet);
+    const made = await invite(hamlet, { single_use: true });
     expect(made.status).toBe(200);
     expect(made.body).toEqual({ ...ok, invite_link: expect.stringMatching(/\/join\/[A-Za-z0-9_-]{32}\/$/) });
     // Setting the value it has sends nothing.
@@ -275,13 +291,10 @@ describe("can_invite_users_group (who may make invitation links)", () => {
       expect((await policy(iago, value)).body).toEqual(ok);
       expect((await invitePermission(iago)).realm_can_invite_users_group).toEqual(group);
     }
-    expect((await drainEvents(q)).map((e) => e["data"])).toEqual([
-      { can_invite_users_group: 5 },
-      { can_invite_users_group: 4 },
-      { can_invite_users_group: 3 },
-      { can_invite_users_group: NOBODY },
-      { can_invite_users_group: 2 },
-    ]);
+    // Both settings: one person's invitations and reusable links.
+    expect((await drainEvents(q)).map((e) => e["data"])).toEqual(
+      groups.map(([, group]) => ({ can_invite_users_group: group, create_multiuse_invite_group: group })),
+    );
   });
 
   it("migration 113 converts a stored invite_to_realm_policy into the group setting", async () => {
@@ -289,7 +302,9 @@ describe("can_invite_users_group (who may make invitation links)", () => {
     const [realm] = await db.all<{ id: number }>("SELECT id FROM realms");
     /** The table as migration 060 made it, holding `policy` for the realm; then migration 113. */
     const migrateFrom = async (policy: number) => {
-      await db.exec("DELETE FROM realm_group_settings WHERE name = 'can_invite_users_group'");
+      await db.exec(
+        "DELETE FROM realm_group_settings WHERE name IN ('can_invite_users_group', 'create_multiuse_invite_group')",
+      );
       await db.exec(
         "CREATE TABLE realm_invite_policy (realm_id BIGINT PRIMARY KEY, policy INTEGER NOT NULL)",
       );
@@ -297,12 +312,20 @@ describe("can_invite_users_group (who may make invitation links)", () => {
       for (const statement of canInviteUsersGroup.up(ddlFor(db.dialect)).split(/;\s*\n/)) {
         await db.exec(statement);
       }
-      return (await invitePermission(server.users.hamlet)).realm_can_invite_users_group;
+      const reg = await registerQueue(server, server.users.hamlet, { fetch_event_types: ["realm"] });
+      return [reg.register.realm_can_invite_users_group, reg.register.realm_create_multiuse_invite_group];
     };
     const converted: unknown[] = [];
     for (const policy of [2, 3, 4, 6, 1]) converted.push(await migrateFrom(policy));
-    expect(converted).toEqual([2, 4, 3, NOBODY, 5]);
-    // After converting 1 (members), a member may invite.
+    expect(converted).toEqual([
+      [2, 2],
+      [4, 4],
+      [3, 3],
+      [NOBODY, NOBODY],
+      [5, 5],
+    ]);
+    // After converting 1 (members), a member may invite one person and make reusable links.
+    expect((await invite(server.users.hamlet, { single_use: true })).status).toBe(200);
     expect((await invite(server.users.hamlet)).status).toBe(200);
   });
 });
@@ -310,7 +333,10 @@ describe("can_invite_users_group (who may make invitation links)", () => {
 describe("DELETE /api/v1/invites/multiuse/{invite_id}", () => {
   it("revokes a link, by its maker or an administrator only", async () => {
     const { iago, hamlet } = server.users;
-    await server.api.patch("/api/v1/realm", { as: iago, params: { can_invite_users_group: { new: 5 } } });
+    await server.api.patch("/api/v1/realm", {
+      as: iago,
+      params: { create_multiuse_invite_group: { new: 5 } },
+    });
     const key = keyOf((await invite(iago)).body.invite_link);
     const [{ id }] = (await server.api.get("/api/v1/invites", { as: iago })).body.invites;
     const revoke = (as: TestUser, inviteId: number | string) =>

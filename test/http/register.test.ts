@@ -85,6 +85,7 @@ const SUPPORTED_PERMISSION_SETTINGS = {
     can_create_private_channel_group: setting("role:members", false),
     can_create_public_channel_group: setting("role:members", false),
     can_invite_users_group: setting("role:administrators", false),
+    create_multiuse_invite_group: setting("role:administrators", false),
   },
   stream: {
     can_add_subscribers_group: setting("role:nobody", false),
@@ -277,6 +278,7 @@ describe("POST /api/v1/register", () => {
       realm_can_create_public_channel_group: 5,
       // Invitation links: the administrators' system group (2) by default.
       realm_can_invite_users_group: 2,
+      realm_create_multiuse_invite_group: 2,
       server_supported_permission_settings: SUPPORTED_PERMISSION_SETTINGS,
       realm_email_auth_enabled: true,
       realm_password_auth_enabled: true,
@@ -575,6 +577,7 @@ describe("POST /api/v1/register", () => {
         "realm_can_create_private_channel_group",
         "realm_can_create_public_channel_group",
         "realm_can_invite_users_group",
+        "realm_create_multiuse_invite_group",
         "server_supported_permission_settings",
         "max_file_upload_size_mib",
         "server_emoji_data_url",

@@ -23,13 +23,16 @@ export interface InviteDeps {
       input: { email: string; password: string; fullName: string; role: number; joinDefaultStreams: boolean },
     ): Promise<User>;
   };
-  /** The realm's `can_invite_users_group` (GroupPermissionsService). */
+  /** The realm's `can_invite_users_group` and `create_multiuse_invite_group` (GroupPermissionsService). */
   permissions: {
     hasPermission(user: User, value: GroupSettingValue): Promise<boolean>;
-    realmSetting(name: "can_invite_users_group"): Promise<GroupSettingValue>;
-    setRealmSettings(actor: User, updates: { can_invite_users_group: GroupSettingUpdate }): Promise<void>;
+    realmSetting(name: InviteSetting): Promise<GroupSettingValue>;
+    setRealmSettings(actor: User, updates: Partial<Record<InviteSetting, GroupSettingUpdate>>): Promise<void>;
   };
 }
+
+/** The realm settings that say who may invite. */
+type InviteSetting = "can_invite_users_group" | "create_multiuse_invite_group";
 
 /** An unknown, used, expired or revoked link: one answer for all, so a link reveals nothing. */
 export class InvalidInvitationError extends JsonableError {
@@ -67,28 +70,36 @@ export class InviteService {
   }
 
   /**
-   * PATCH /realm `invite_to_realm_policy`, the legacy name: sets `can_invite_users_group` to the
-   * group the number stands for (administrators only, with the same `realm` event).
+   * PATCH /realm `invite_to_realm_policy`, the legacy name: sets `can_invite_users_group` and
+   * `create_multiuse_invite_group` to the group the number stands for (administrators only, with
+   * the same `realm` events).
    */
   async setLegacyPolicy(actor: User, policy: number): Promise<void> {
     const group = LEGACY_INVITE_POLICY_GROUPS[policy];
     if (!isAdmin(actor)) throw new JsonableError("Must be an organization administrator");
     if (group === undefined) throw new JsonableError("Invalid invite_to_realm_policy");
+    const value = valueOfGroupName(group);
     await this.deps.permissions.setRealmSettings(actor, {
-      can_invite_users_group: { new: valueOfGroupName(group) },
+      can_invite_users_group: { new: value },
+      create_multiuse_invite_group: { new: value },
     });
   }
 
-  /** Whether `user` may make invitation links: in the realm's `can_invite_users_group`, and not a bot. */
-  async canInvite(user: User): Promise<boolean> {
+  /**
+   * Whether `user` may invite (not a bot): one person with a single-use link under the realm's
+   * `can_invite_users_group` (Zulip's invitations to one person, sent by email there), anyone with
+   * a reusable link under `create_multiuse_invite_group` (Zulip's reusable invitation links).
+   */
+  async canInvite(user: User, reusable = false): Promise<boolean> {
     if (user.isBot || !user.isActive) return false;
     const { permissions } = this.deps;
-    return permissions.hasPermission(user, await permissions.realmSetting("can_invite_users_group"));
+    const setting = reusable ? "create_multiuse_invite_group" : "can_invite_users_group";
+    return permissions.hasPermission(user, await permissions.realmSetting(setting));
   }
 
   /** POST /invites/multiuse: the new link (shown this once) and its id. */
   async create(actor: User, input: NewInvite): Promise<{ id: number; link: string }> {
-    if (!(await this.canInvite(actor))) throw new JsonableError("Insufficient permission");
+    if (!(await this.canInvite(actor, !input.singleUse))) throw new JsonableError("Insufficient permission");
     if (!ROLES.includes(input.inviteAs)) throw new JsonableError("Invalid invite_as");
     if (input.inviteAs === Role.OWNER && actor.role !== Role.OWNER)
       throw new JsonableError("Must be an organization owner");

@@ -58,8 +58,10 @@ export const PERMISSION_SETTINGS = {
     can_add_subscribers_group: def("role:members", false),
     can_create_private_channel_group: def("role:members", false),
     can_create_public_channel_group: def("role:members", false),
-    // Who makes invitation links (Zulip: role:members; here administrators, see docs/compat.md).
+    // Who invites one person, with a single-use link (Zulip: role:members; here administrators,
+    // see docs/compat.md), and who makes reusable invitation links (Zulip's default).
     can_invite_users_group: def("role:administrators", false),
+    create_multiuse_invite_group: def("role:administrators", false),
   },
   stream: {
     can_add_subscribers_group: def("role:nobody", false),

@@ -201,7 +201,8 @@ export class ChatStore {
   settings: Record<string, unknown> = {};
   /**
    * The realm's settings the settings pages show (register's `realm_description`,
-   * `realm_topics_policy`, `realm_can_invite_users_group`; kept by `realm` events).
+   * `realm_topics_policy`, `realm_can_invite_users_group`, `realm_create_multiuse_invite_group`;
+   * kept by `realm` events).
    */
   realm: Record<string, unknown> = {};
   /** Called for each new message from an event (desktop notifications). */
@@ -303,6 +304,7 @@ export class ChatStore {
       description: text(state["realm_description"]),
       topics_policy: state["realm_topics_policy"],
       can_invite_users_group: state["realm_can_invite_users_group"],
+      create_multiuse_invite_group: state["realm_create_multiuse_invite_group"],
     };
     const userSettings = (state["user_settings"] ?? {}) as Record<string, unknown>;
     this.settings = {
@@ -633,8 +635,8 @@ export class ChatStore {
         if (e["op"] === "update" && e["property"] === "description")
           this.realm.description = text(e["value"]);
         const data = e["data"] as Record<string, unknown> | undefined;
-        if (e["op"] === "update_dict" && data !== undefined && "can_invite_users_group" in data)
-          this.realm = { ...this.realm, can_invite_users_group: data["can_invite_users_group"] };
+        // Realm settings changed together (who may invite, …): kept as register gave them.
+        if (e["op"] === "update_dict" && data !== undefined) this.realm = { ...this.realm, ...data };
         break;
       }
       case "realm_emoji":

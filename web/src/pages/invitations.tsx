@@ -28,7 +28,15 @@ const ROLES: readonly { id: number; label: string; admin: boolean }[] = [
   { id: 200, label: "Administrator", admin: true },
 ];
 
-/** Who may invite (`can_invite_users_group`): the system groups that make sense, by menu key. */
+/**
+ * Who may invite: one person with a single-use link (`can_invite_users_group`), anyone with a
+ * reusable link (`create_multiuse_invite_group`). The system groups that make sense, by menu key.
+ */
+const INVITE_SETTINGS = [
+  { setting: "can_invite_users_group", label: "Who can invite one person" },
+  { setting: "create_multiuse_invite_group", label: "Who can make links anyone can use" },
+] as const;
+type InviteSetting = (typeof INVITE_SETTINGS)[number]["setting"];
 const NOBODY = { direct_members: [], direct_subgroups: [] };
 const INVITERS: readonly { key: string; label: string; value: number | typeof NOBODY }[] = [
   { key: "2", label: "Administrators", value: 2 },
@@ -68,9 +76,10 @@ export function Invitations({ store }: { store: ChatStore }) {
   const [invites, setInvites] = useState<Invite[]>([]);
   const [status, setStatus] = useState("");
   const [error, setError] = useState("");
-  // The choice being saved; otherwise the realm's value (register, `realm` events).
-  const [choosing, setChoosing] = useState<string | undefined>(undefined);
-  const inviters = choosing ?? invitersKey(store.realm["can_invite_users_group"] as GroupValue);
+  // The choices being saved; otherwise the realm's values (register, `realm` events).
+  const [choosing, setChoosing] = useState<Partial<Record<InviteSetting, string>>>({});
+  const inviters = (setting: InviteSetting) =>
+    choosing[setting] ?? invitersKey(store.realm[setting] as GroupValue);
   const reload = () =>
     api
       .get("/invites")
@@ -111,21 +120,21 @@ export function Invitations({ store }: { store: ChatStore }) {
       setError("Cannot copy here; select the link and copy it.");
     }
   };
-  const saveInviters = async (key: string) => {
+  const saveInviters = async (setting: InviteSetting, key: string) => {
     const choice = INVITERS.find((i) => i.key === key);
     if (choice === undefined) return;
-    setChoosing(key);
+    setChoosing({ ...choosing, [setting]: key });
     setError("");
     setStatus("");
     try {
-      await api.patch("/realm", { can_invite_users_group: { new: choice.value } });
-      store.realm = { ...store.realm, can_invite_users_group: choice.value };
+      await api.patch("/realm", { [setting]: { new: choice.value } });
+      store.realm = { ...store.realm, [setting]: choice.value };
       store.changed();
       setStatus("Invitation policy saved.");
     } catch (err) {
       setError(message(err));
     }
-    setChoosing(undefined);
+    setChoosing(({ [setting]: _saved, ...others }) => others);
   };
   return (
     <section class="card" aria-labelledby="invite-heading">
@@ -205,23 +214,27 @@ export function Invitations({ store }: { store: ChatStore }) {
           ))}
         </ul>
       )}
-      {admin && (
-        <label>
-          Who can invite
-          <select value={inviters} onChange={(e) => void saveInviters(e.currentTarget.value)}>
-            {INVITERS.map((i) => (
-              <option key={i.key} value={i.key}>
-                {i.label}
-              </option>
-            ))}
-            {inviters === "custom" && (
-              <option value="custom" disabled>
-                Custom group
-              </option>
-            )}
-          </select>
-        </label>
-      )}
+      {admin &&
+        INVITE_SETTINGS.map(({ setting, label }) => (
+          <label key={setting}>
+            {label}
+            <select
+              value={inviters(setting)}
+              onChange={(e) => void saveInviters(setting, e.currentTarget.value)}
+            >
+              {INVITERS.map((i) => (
+                <option key={i.key} value={i.key}>
+                  {i.label}
+                </option>
+              ))}
+              {inviters(setting) === "custom" && (
+                <option value="custom" disabled>
+                  Custom group
+                </option>
+              )}
+            </select>
+          </label>
+        ))}
     </section>
   );
 }

@@ -1,6 +1,7 @@
 /**
- * Intercom's 2.x contacts, companies and conversations through the real endpoint: each fixture
- * (shaped as Intercom's webhook models of API 2.x) posted as Intercom sends it, the message read
+ * Intercom's API 2.x webhooks through the real endpoint: contacts, companies and conversations
+ * (fixtures shaped as Intercom's webhook models of API 2.x) and tickets (Intercom's ticket payloads,
+ * trimmed to the fields a ticket event carries), each posted as Intercom sends it, the message read
  * back.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -95,6 +96,40 @@ describe("POST /api/v1/external/intercom: contacts, companies, conversations (AP
     expect(await post("conversation.deleted__ids_only")).toEqual({
       topic: "Conversation 221104995501842",
       content: "The conversation was deleted.",
+    });
+  });
+});
+
+const ticketTopic = "Ticket #66040342: Unclear user message 'erf' with pending email response";
+
+describe("POST /api/v1/external/intercom: tickets", () => {
+  it("posts a new ticket with its type, state and description in the ticket's topic", async () => {
+    expect(await post("ticket.created__submitted")).toEqual({
+      topic: ticketTopic.slice(0, 57) + "...",
+      content:
+        "New ticket **Unclear user message 'erf' with pending email response** of type Tickets created (state: **Submitted**):\n\n" +
+        "``` quote\nUser sent an unclear message 'erf' and was informed that replies will be sent here and to admin@example.com; awaiting further clarification or response.\n```",
+    });
+  });
+
+  it("says who changed the ticket's state", async () => {
+    expect(await post("ticket.state.updated__submitted")).toEqual({
+      topic: ticketTopic.slice(0, 57) + "...",
+      content: "John Doe changed the ticket state to **Submitted**.",
+    });
+  });
+
+  it("quotes a note without its HTML", async () => {
+    expect(await post("ticket.note.created__note")).toEqual({
+      topic: ticketTopic.slice(0, 57) + "...",
+      content: "John Doe added a note to the ticket:\n\n``` quote\nagd\n```",
+    });
+  });
+
+  it("reports an assignment to an admin by the id Intercom sends", async () => {
+    expect(await post("ticket.admin.assigned__admin")).toEqual({
+      topic: ticketTopic.slice(0, 57) + "...",
+      content: "John Doe assigned the ticket to admin 9608799.",
     });
   });
 });

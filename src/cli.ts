@@ -269,11 +269,22 @@ export async function main(args: string[]): Promise<void> {
           })
           .option("topic", { type: "string", describe: "Topic override" })
           .option("site", { type: "string", describe: "Server URL (default: the zuliprc's site)" })
-          .option("api-key", { type: "string", describe: "API key of the bot (default: the zuliprc's key)" })
+          .option("api-key", {
+            type: "string",
+            describe:
+              "API key to post with (default: the integration's incoming-webhook bot of the zuliprc's user, created when missing)",
+          })
           .option("zuliprc", {
             type: "string",
             default: "./data/zuliprc",
             describe: "zuliprc to read site and key from",
+          })
+          .option("integrations-path", {
+            type: "string",
+            array: true,
+            default: [] as string[],
+            describe:
+              "An integration of your own whose fixture this is: its folder, module or package, as serve takes it (repeatable)",
           }),
       async (argv) => {
         const { sendWebhookFixture } = await import("./tools/send-webhook-fixture.js");
@@ -281,14 +292,25 @@ export async function main(args: string[]): Promise<void> {
         const rc =
           argv.site !== undefined && argv.apiKey !== undefined ? undefined : readZuliprc(argv.zuliprc);
         const result = await sendWebhookFixture({
-          site: argv.site ?? rc?.site ?? "",
-          apiKey: argv.apiKey ?? rc?.key ?? "",
+          site: argv.site,
+          apiKey: argv.apiKey,
+          rc,
           integration: argv.integration,
           fixture: argv.fixture,
           stream: argv.stream,
           topic: argv.topic,
+          integrationsPath: argv.integrationsPath,
         });
+        if (result.bot !== undefined) {
+          console.log(`As ${result.bot.email}${result.bot.created ? " (created now)" : ""}`);
+        }
         console.log(`POST ${result.url}\n${result.status} ${result.body}`);
+        if (result.streamExists === false) {
+          console.error(
+            `Stream '${argv.stream}' does not exist, so nothing was posted (the server answers 200, as Zulip does, and tells the bot's owner). Create it in the web app or pass an existing --stream.`,
+          );
+          process.exitCode = 1;
+        }
         if (result.status >= 400) process.exitCode = 1;
       },
     )

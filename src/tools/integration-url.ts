@@ -2,6 +2,7 @@ import { ChatApiClient, ChatApiError } from "../../bots/kit/index.js";
 import type { ChatApiCredentials } from "../../bots/kit/index.js";
 import type { IntegrationSummary } from "../domain/webhooks/integration-summary.js";
 import { createOrReuseBot, INCOMING_WEBHOOK } from "./bots.js";
+import type { ApiBot } from "./bots.js";
 
 /**
  * `chat-server integration-url`: creates (or reuses) an incoming-webhook bot owned by the user of
@@ -48,6 +49,38 @@ function shortNameOf(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9-]+/g, "-");
 }
 
+/**
+ * The integration's incoming-webhook bot of the credentials' user (`<name>-bot@…`, or `bot`'s),
+ * created when it does not exist; `flag` is the option that names another bot.
+ */
+export function integrationBot(
+  client: ChatApiClient,
+  integration: Pick<IntegrationSummary, "name" | "display_name">,
+  bot: string | undefined,
+  flag: string,
+): Promise<{ bot: ApiBot; created: boolean }> {
+  return createOrReuseBot(
+    client,
+    {
+      shortName: shortNameOf(bot ?? integration.name),
+      fullName: bot ?? `${integration.display_name} bot`,
+      botType: INCOMING_WEBHOOK,
+    },
+    flag,
+  );
+}
+
+/** Whether the stream exists (a webhook to one that does not is answered 200 and posts nothing). */
+export async function streamExists(client: ChatApiClient, stream: string): Promise<boolean> {
+  try {
+    await client.call("GET", "get_stream_id", { stream });
+    return true;
+  } catch (err) {
+    if (!(err instanceof ChatApiError)) throw err;
+    return false;
+  }
+}
+
 /** Creates or reuses the bot and builds the URL (the API key is in it: treat it as a secret). */
 export async function integrationUrl(
   rc: ChatApiCredentials,
@@ -55,27 +88,15 @@ export async function integrationUrl(
   opts: IntegrationUrlOptions,
 ): Promise<IntegrationUrl> {
   const client = new ChatApiClient(rc, { userAgent: "chat-server-cli" });
-  const shortName = shortNameOf(opts.bot ?? integration.name);
-  const { bot, created } = await createOrReuseBot(
-    client,
-    { shortName, fullName: opts.bot ?? `${integration.display_name} bot`, botType: INCOMING_WEBHOOK },
-    "--bot",
-  );
+  const { bot, created } = await integrationBot(client, integration, opts.bot, "--bot");
   const query = new URLSearchParams({ api_key: bot.api_key, stream: opts.stream });
   if (opts.topic !== undefined && opts.topic !== "") query.set("topic", opts.topic);
   const site = rc.site.replace(/\/+$/, "");
-  let streamExists = true;
-  try {
-    await client.call("GET", "get_stream_id", { stream: opts.stream });
-  } catch (err) {
-    if (!(err instanceof ChatApiError)) throw err;
-    streamExists = false;
-  }
   return {
     url: `${site}/api/v1/external/${integration.name}?${query.toString()}`,
     botEmail: bot.email,
     created,
-    streamExists,
+    streamExists: await streamExists(client, opts.stream),
   };
 }
 

@@ -120,6 +120,41 @@ describe("an integration of your own, from new-integration to a message in a str
     expect(messages.messages.map((m) => [m.subject, m.content])).toEqual([
       ["Website", "**Ada** opened [Fix the footer](https://example.com/issues/1)"],
     ]);
+
+    // send-webhook-fixture finds its fixture in the folder and sends it as the integration's bot.
+    const fixture = (stream: string) =>
+      runProcess([
+        "bin/chat-server.js",
+        "send-webhook-fixture",
+        "--integration",
+        "acme_tracker",
+        "--fixture",
+        "default",
+        "--stream",
+        stream,
+        "--zuliprc",
+        path.join(dataDir, "zuliprc"),
+        "--integrations-path",
+        folder,
+      ]);
+    const sent = await fixture("projects");
+    expect(sent.code).toBe(0);
+    expect(sent.output).toContain("As acme-tracker-bot@");
+    expect(sent.output).not.toContain("(created now)");
+    expect(sent.output).toContain('200 {"result":"success","msg":""}');
+    const newest = (await (
+      await fetch(
+        `${url}/api/v1/messages?anchor=newest&num_before=1&num_after=0&apply_markdown=false&narrow=${encodeURIComponent(JSON.stringify([{ operator: "stream", operand: "projects" }]))}`,
+        { headers: as },
+      )
+    ).json()) as { messages: { id: number; sender_email: string; subject: string }[] };
+    expect(newest.messages.map((m) => [m.sender_email.split("@")[0], m.subject])).toEqual([
+      ["acme-tracker-bot", "Website"],
+    ]);
+    // A stream that does not exist: nothing is posted, and the command says so and fails.
+    const missing = await fixture("nowhere");
+    expect(missing.code).toBe(1);
+    expect(missing.output).toContain("Stream 'nowhere' does not exist, so nothing was posted");
   }, 120_000);
 
   it("stops start-up with a message naming a broken integration", async () => {

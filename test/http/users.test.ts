@@ -199,6 +199,41 @@ describe("GET /api/v1/users/{id} and /users/me", () => {
     });
     expect(typeof res.body.max_message_id).toBe("number");
   });
+
+  it("answers a bot's /users/me with the fields of Zulip's schema, no bot fields", async () => {
+    const made = await t.api.post("/api/v1/bots", {
+      as: t.users.hamlet,
+      params: { full_name: "Reporter", short_name: "reporter" },
+    });
+    expect(made.status).toBe(200);
+    const bot = {
+      id: made.body.user_id,
+      email: made.body.email,
+      apiKey: made.body.api_key,
+      fullName: "Reporter",
+    };
+    const res = await t.api.get("/api/v1/users/me", { as: bot });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      result: "success",
+      msg: "",
+      user_id: bot.id,
+      email: bot.email,
+      delivery_email: bot.email,
+      full_name: "Reporter",
+      is_bot: true,
+      is_admin: false,
+      is_owner: false,
+      is_guest: false,
+      is_active: true,
+      role: 400,
+      avatar_url: res.body.avatar_url,
+      avatar_version: 1,
+      timezone: "",
+      date_joined: res.body.date_joined,
+      max_message_id: res.body.max_message_id,
+    });
+  });
 });
 
 describe("POST /api/v1/users", () => {

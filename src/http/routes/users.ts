@@ -71,7 +71,7 @@ export function usersRouter(
     const me = ctx.state.user;
     const [presented] = await present([me], false, true);
     // Zulip's /users/me has no bot_type, and adds delivery_email.
-    const { bot_type: _botType, ...fields } = presented ?? {};
+    const { bot_type: _botType, bot_owner_id: _owner, ...fields } = presented ?? {};
     ctx.body = success({
       ...fields,
       delivery_email: me.email,

@@ -1,4 +1,4 @@
-import { RESOLVED_TOPIC_PREFIX } from "../messages/edit.js";
+import { RESOLVED_TOPIC_PREFIX } from "../events/narrow.js";
 import { AccessDeniedError, JsonableError, NotFoundError } from "../../errors.js";
 import type { Clock } from "../../clock.js";
 import type { OutgoingWebhookConfig } from "../../config.js";

@@ -9,6 +9,7 @@ export interface NarrowTerm {
 
 /** The operators a queue narrow may use (Zulip's check_narrow_for_events). */
 const EVENT_OPERATORS = new Set(["stream", "channel", "topic", "sender", "is"]);
+/** Zulip's mark of a resolved topic (`is:resolved`; messages/edit.ts resolves and unresolves). */
 export const RESOLVED_TOPIC_PREFIX = "✔ ";
 
 /**

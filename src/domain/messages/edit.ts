@@ -1,4 +1,5 @@
 import { JsonableError } from "../../errors.js";
+import { RESOLVED_TOPIC_PREFIX } from "../events/narrow.js";
 import { deleteMessageEvent } from "../../wire/events.js";
 import type { Rendered } from "../markdown/render.js";
 import { isAdmin } from "../users/types.js";
@@ -21,9 +22,6 @@ import { sendMessage } from "./send.js";
 import { renderFor } from "./rendering.js";
 import { linkAttachments } from "./send.js";
 import type { EditHistoryEntry, EditRequest } from "./types.js";
-
-/** Zulip's mark of a resolved topic, before its name. */
-export const RESOLVED_TOPIC_PREFIX = "✔ ";
 
 /** Python's `str.lstrip(RESOLVED_TOPIC_PREFIX)`: every leading "✔" and space. */
 function withoutResolvedPrefix(topic: string): string {

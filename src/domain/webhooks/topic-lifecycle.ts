@@ -3,7 +3,7 @@ import type { Clock } from "../../clock.js";
 import type { Logger } from "../../lib/logger.js";
 import type { WebhookMessage } from "../../../integrations/kit/define-integration.js";
 import { MAX_TOPIC_NAME_LENGTH } from "../messages/content.js";
-import { RESOLVED_TOPIC_PREFIX } from "../messages/edit.js";
+import { RESOLVED_TOPIC_PREFIX } from "../events/narrow.js";
 import type { User } from "../users/types.js";
 
 /** What `resolve_topics` needs of the messages area (wired in src/services.ts). */

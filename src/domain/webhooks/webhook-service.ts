@@ -52,7 +52,7 @@ import { incomingEntry } from "../deliveries/entries.js";
 import { captureOf } from "./capture.js";
 import type { IncomingWebhookRequest, WebhookResult } from "./types.js";
 import type { DeliveryClaim, SeenDeliveries } from "./seen-deliveries.js";
-import { RESOLVED_TOPIC_PREFIX } from "../messages/edit.js";
+import { RESOLVED_TOPIC_PREFIX } from "../events/narrow.js";
 import { TopicLifecycle, resolvableTopic } from "./topic-lifecycle.js";
 import type { TopicMover } from "./topic-lifecycle.js";
 

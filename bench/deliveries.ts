@@ -2,7 +2,7 @@
  * The delivery log's cost on the webhook path (issue 15), run by `npm run bench` (section
  * "deliveries") or alone:
  *
- *   node bin/run-ts.js bench/deliveries.ts [--quick] [--rounds N] [--cpu-prof DIR] [--against DIR]
+ *   node bin/run-ts.js bench/deliveries.ts [--quick] [--rounds N] [--cpu-prof DIR] [--against DIR] [--tracing]
  *
  * Two real `chat-server serve` processes run side by side (fresh SQLite file store each, API and
  * webhook rate limits off): one with the delivery log on, one with `--no-delivery-log`. Both get
@@ -37,11 +37,17 @@
  * With `--against DIR` (an A/B of two versions of the code, e.g. `git archive HEAD` unpacked in DIR
  * with a node_modules link) the "off" server is DIR's code with the log on: the figures are then
  * this checkout's cost against that version's, not against no log.
+ * With `--tracing` the same comparison measures OpenTelemetry tracing instead (issue 27's target:
+ * webhook throughput within 5 % with tracing on): both servers log deliveries (and serve /metrics,
+ * always on), the "on" one exports every span over OTLP/HTTP to a sink in this process
+ * (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`); `exportRequests` counts what the sink received.
  * With `--cpu-prof DIR` both servers run under `node --cpu-prof` (profiles written to DIR/on and DIR/off on exit,
  * one per thread: the log's writer thread and tsx's loader threads too; summarise with
  * bench/profile-summary.ts); CPU figures are then inflated.
  */
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -101,10 +107,14 @@ interface Burst {
   requestsPerSec: number;
 }
 
+/** What differs between the two servers: the delivery log (the default) or tracing. */
+type Variant = { kind: "log" } | { kind: "tracing"; tracesUrl: string };
+
 async function startServer(
   logOn: boolean,
   cpuProfDir: string | undefined,
   against?: string,
+  variant: Variant = { kind: "log" },
 ): Promise<Server> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-deliveries-"));
   const args = [
@@ -126,9 +136,13 @@ async function startServer(
     "off",
     "--webhook-rate-limit",
     "off",
-    ...(logOn || against !== undefined ? [] : ["--no-delivery-log"]),
+    ...(logOn || against !== undefined || variant.kind === "tracing" ? [] : ["--no-delivery-log"]),
   ];
-  const chat = startProcess(args);
+  const tracing = variant.kind === "tracing" && logOn ? variant.tracesUrl : "";
+  const chat = startProcess(args, {
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: tracing,
+    OTEL_EXPORTER_OTLP_ENDPOINT: "",
+  });
   try {
     const url = (await chat.waitFor(/Chat server listening on (http:\/\/\S+)/))[1]!;
     assertLoopback(url);
@@ -209,19 +223,40 @@ async function stopServer(s: Server | undefined): Promise<void> {
   fs.rmSync(s.dir, { recursive: true, force: true });
 }
 
+/** An OTLP/HTTP traces receiver that accepts everything and counts the export requests. */
+async function traceSink(): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
+  let requests = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      requests++;
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1/traces`,
+    requests: () => requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
 export async function deliveriesBench(
   quick: boolean,
-  opts: { rounds?: number; cpuProfDir?: string; against?: string } = {},
+  opts: { rounds?: number; cpuProfDir?: string; against?: string; tracing?: boolean } = {},
 ): Promise<Record<string, unknown>> {
   const rounds = opts.rounds ?? (quick ? 4 : 12);
   const burstSec = quick ? 2 : 4;
   const warmupSec = quick ? 2 : 4;
   const loadBefore = os.loadavg()[0]!;
+  const sink = opts.tracing === true ? await traceSink() : undefined;
+  const variant: Variant = sink === undefined ? { kind: "log" } : { kind: "tracing", tracesUrl: sink.url };
   let off: Server | undefined;
   let on: Server | undefined;
   try {
-    off = await startServer(false, opts.cpuProfDir, opts.against);
-    on = await startServer(true, opts.cpuProfDir);
+    off = await startServer(false, opts.cpuProfDir, opts.against, variant);
+    on = await startServer(true, opts.cpuProfDir, undefined, variant);
     await load(off, warmupSec);
     await load(on, warmupSec);
     const costs: number[] = [];
@@ -266,11 +301,13 @@ export async function deliveriesBench(
       loadAverage: [round(loadBefore, 2), round(os.loadavg()[0]!, 2)],
       perRound,
       ...(opts.against === undefined ? {} : { against: opts.against }),
+      ...(sink === undefined ? {} : { compared: "tracing", exportRequests: sink.requests() }),
       fixture: `integrations/github/fixtures/cases/${FIXTURE}.json`,
     };
   } finally {
     await stopServer(off);
     await stopServer(on);
+    await sink?.close();
   }
 }
 
@@ -287,6 +324,7 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.res
     ...(rounds === undefined ? {} : { rounds: Number(rounds) }),
     ...(cpuProf === undefined ? {} : { cpuProfDir: path.resolve(cpuProf) }),
     ...(against === undefined ? {} : { against: path.resolve(against) }),
+    tracing: argv.includes("--tracing"),
   });
   process.stdout.write(JSON.stringify(result, null, 2) + "\n");
 }

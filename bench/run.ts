@@ -604,6 +604,10 @@ async function main(): Promise<void> {
     await guarded("deliveries", ["throughputCostPercent", "mainThreadCostPercent", "costPercent"], () =>
       deliveriesBench(QUICK),
     );
+    // Tracing's cost: the same A/B with OTLP export on in one server (issue 27's 5 % target).
+    await guarded("tracing", ["throughputCostPercent", "mainThreadCostPercent", "costPercent"], () =>
+      deliveriesBench(QUICK, { tracing: true }),
+    );
     // Issue 16's comparison: the webhook at 1/100/10,000 subscribers vs a bare Koa app (bench/ratio.ts).
     await guarded("ratio", ["webhook1Ratio", "webhook100Ratio", "webhook10000Ratio", "send10kP50Ms"], () =>
       ratioBench(QUICK),
@@ -708,6 +712,8 @@ function printTable(result: {
   add("delivery log cost (throughput)", "deliveries", "throughputCostPercent", "%");
   add("delivery log cost (main thread CPU)", "deliveries", "mainThreadCostPercent", "%");
   add("delivery log cost (CPU, all threads)", "deliveries", "costPercent", "%");
+  add("tracing cost (throughput)", "tracing", "throughputCostPercent", "%");
+  add("tracing cost (main thread CPU)", "tracing", "mainThreadCostPercent", "%");
   for (const [label, value] of sections["ratio"] === undefined ? [] : ratioRows(sections["ratio"]))
     rows.push([`ratio: ${label}`, value, ""]);
   add("POST /messages (50 conns)", "messagesPost", "requestsPerSec", "req/s");

@@ -134,4 +134,51 @@ describeBrowser("a first day in Chromium", () => {
     await actions.getByRole("button", { name: "Quote and reply" }).waitFor({ state: "visible" });
     expect((await actions.boundingBox())?.height).toBeGreaterThan(0);
   }, 90_000);
+
+  it("shows times on a 24-hour clock and stops typing notices once chosen in Settings", async () => {
+    const { hamlet } = server.users;
+    await subscribe("Clock");
+    const id = await send(hamlet, "Clock", "what time is it?");
+    const page = await fx.signedIn(hamlet.email, "hamlet@zulip.com-password");
+    await page.getByRole("navigation", { name: "Streams" }).getByRole("link", { name: "#Clock" }).click();
+    const stamp = page.locator(`article[data-message-id="${id}"] .meta time`);
+    await expect(stamp.textContent()).resolves.toMatch(/[AP]M$/);
+
+    await page.getByRole("link", { name: "Settings" }).click();
+    const display = page.getByRole("region", { name: "Display and privacy" });
+    await display.getByLabel("Show times on a 24-hour clock").check();
+    await display.getByLabel("Let others see when I am typing in a stream").uncheck();
+    // Both saved on the server (each box moves at once; its PATCH follows).
+    const stored = async () => {
+      const reg = await server.api.post("/api/v1/register", {
+        as: hamlet,
+        params: { fetch_event_types: ["user_settings"] },
+      });
+      const settings = reg.body.user_settings as Record<string, unknown>;
+      return [settings["twenty_four_hour_time"], settings["send_stream_typing_notifications"]];
+    };
+    for (let i = 0; i < 200 && JSON.stringify(await stored()) !== "[true,false]"; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await stored()).toEqual([true, false]);
+
+    await page.getByRole("link", { name: "Chat" }).click();
+    await page.getByRole("navigation", { name: "Streams" }).getByRole("link", { name: "#Clock" }).click();
+    await expect(stamp.textContent()).resolves.toMatch(/^\d{1,2}:\d{2}$/);
+    // Typing then sending: a typing notice would go out before the message does.
+    const posted: string[] = [];
+    page.on("request", (r) => {
+      if (r.method() === "POST") posted.push(new URL(r.url()).pathname);
+    });
+    await page.getByRole("textbox", { name: "Topic", exact: true }).fill("now");
+    const box = page.getByRole("textbox", { name: "Message", exact: true });
+    await box.pressSequentially("quiet typing");
+    // The web app calls the API under /json/ with its session.
+    const sent = page.waitForRequest(
+      (r) => r.method() === "POST" && new URL(r.url()).pathname === "/json/messages",
+    );
+    await box.press("Enter");
+    await sent;
+    expect(posted).toEqual(["/json/messages"]);
+  }, 90_000);
 });

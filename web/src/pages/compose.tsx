@@ -60,6 +60,10 @@ export function Compose({
   const notifyTyping = (op: "start" | "stop") => {
     const target = typingTarget();
     if (target === undefined) return;
+    // The user's choice not to be seen typing (send_stream/private_typing_notifications).
+    const setting =
+      target.type === "stream" ? "send_stream_typing_notifications" : "send_private_typing_notifications";
+    if (store.settings[setting] === false) return;
     if (op === "start") {
       if (Date.now() - lastTyping.current < 10_000) return;
       lastTyping.current = Date.now();

@@ -37,8 +37,13 @@ async function fetchMessages(
 }
 
 /** The time of a message (its day is in the separator above it). */
-function time(ts: number): string {
-  return new Date(ts * 1000).toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
+/** A message's time, on the 24-hour clock when the user's `twenty_four_hour_time` says so. */
+function time(ts: number, twentyFourHour: boolean): string {
+  return new Date(ts * 1000).toLocaleTimeString(undefined, {
+    hour: "numeric",
+    minute: "2-digit",
+    hour12: !twentyFourHour,
+  });
 }
 
 function fullTime(ts: number): string {
@@ -229,7 +234,7 @@ function MessageRow({
           <div class="meta">
             <strong class={continued ? "sender visually-hidden" : "sender"}>{m.sender_full_name}</strong>{" "}
             <time dateTime={new Date(m.timestamp * 1000).toISOString()} title={fullTime(m.timestamp)}>
-              {time(m.timestamp)}
+              {time(m.timestamp, store.settings["twenty_four_hour_time"] === true)}
             </time>
             {m.last_edit_timestamp !== undefined && (
               <button

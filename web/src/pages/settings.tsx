@@ -98,31 +98,35 @@ function Password() {
   );
 }
 
-type Permission = NotificationPermission | "unsupported";
-const browserPermission = (): Permission =>
-  typeof Notification === "undefined" ? "unsupported" : Notification.permission;
-
-/** Notification settings, stored on the server (PATCH /settings); desktop ones need the browser's permission. */
-function Notifications({ store }: { store: ChatStore }) {
-  const [permission, setPermission] = useState<Permission>(browserPermission);
+/**
+ * Checkboxes of the user's settings (PATCH /settings): a box moves at once (the store changes
+ * first) and moves back, with the server's error, if the change is refused.
+ */
+function useSettingToggles(
+  store: ChatStore,
+  saved: string,
+  before?: (name: string, value: boolean) => Promise<void>,
+) {
+  useStore(store);
   const [status, setStatus] = useState("");
   const [error, setError] = useState("");
-  const on = (name: string, fallback = true) => {
+  const on = (name: string, fallback: boolean) => {
     const v = store.settings[name];
     return typeof v === "boolean" ? v : fallback;
   };
   const save = async (name: string, value: boolean) => {
     setStatus("");
     setError("");
+    const previous = store.settings[name];
+    store.settings = { ...store.settings, [name]: value };
+    store.changed();
     try {
-      if (name === "enable_desktop_notifications" && value && permission === "default") {
-        setPermission(await Notification.requestPermission());
-      }
+      await before?.(name, value);
       await api.patch("/settings", { [name]: value });
-      store.settings = { ...store.settings, [name]: value };
-      store.changed();
-      setStatus("Notification settings saved.");
+      setStatus(saved);
     } catch (err) {
+      store.settings = { ...store.settings, [name]: previous };
+      store.changed();
       setError(message(err));
     }
   };
@@ -135,6 +139,35 @@ function Notifications({ store }: { store: ChatStore }) {
       />
       {label}
     </label>
+  );
+  const feedback = (
+    <>
+      {status !== "" && <p role="status">{status}</p>}
+      {error !== "" && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </>
+  );
+  return { toggle, feedback };
+}
+
+type Permission = NotificationPermission | "unsupported";
+const browserPermission = (): Permission =>
+  typeof Notification === "undefined" ? "unsupported" : Notification.permission;
+
+/** Notification settings, stored on the server (PATCH /settings); desktop ones need the browser's permission. */
+function Notifications({ store }: { store: ChatStore }) {
+  const [permission, setPermission] = useState<Permission>(browserPermission);
+  const { toggle, feedback } = useSettingToggles(
+    store,
+    "Notification settings saved.",
+    async (name, value) => {
+      if (name === "enable_desktop_notifications" && value && permission === "default") {
+        setPermission(await Notification.requestPermission());
+      }
+    },
   );
   return (
     <section class="card" aria-label="Notifications">
@@ -160,12 +193,22 @@ function Notifications({ store }: { store: ChatStore }) {
           Allow notifications in this browser
         </button>
       )}
-      {status !== "" && <p role="status">{status}</p>}
-      {error !== "" && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      {feedback}
+    </section>
+  );
+}
+
+/** Display and privacy settings the app and the server act on (PATCH /settings). */
+function DisplayAndPrivacy({ store }: { store: ChatStore }) {
+  const { toggle, feedback } = useSettingToggles(store, "Settings saved.");
+  return (
+    <section class="card" aria-label="Display and privacy">
+      <h2>Display and privacy</h2>
+      {toggle("twenty_four_hour_time", "Show times on a 24-hour clock", false)}
+      {toggle("send_stream_typing_notifications", "Let others see when I am typing in a stream", true)}
+      {toggle("send_private_typing_notifications", "Let others see when I am typing a private message", true)}
+      {toggle("send_read_receipts", "Let others see when I have read their messages", true)}
+      {feedback}
     </section>
   );
 }
@@ -244,6 +287,7 @@ export function SettingsPage({ store }: { store: ChatStore }) {
       <Profile store={store} />
       <Password />
       <Notifications store={store} />
+      <DisplayAndPrivacy store={store} />
       {store.me.is_admin === true && <Organization store={store} />}
       <Invitations store={store} />
       <section class="card" aria-label="More settings">

@@ -8,43 +8,15 @@
  *   node bin/run-ts.js scripts/web-screenshots.ts [--out docs/screenshots]
  */
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import type { Page } from "playwright-core";
-import { ensureWebBuilt, hasChromium, launchBrowser, signIn, CHROMIUM } from "../test/browser/browser.js";
-import { OWNER_PASSWORD, startTestServer } from "../test/helpers/test-server.js";
+import { signIn } from "../test/browser/browser.js";
+import { OWNER_PASSWORD } from "../test/helpers/test-server.js";
+import { startScreenshots } from "./screenshot-kit.js";
 
-const args = process.argv.slice(2);
-if (args.includes("--help")) {
-  console.log(
-    "Usage: web-screenshots [--out DIR]\n\nPhotographs the web app into DIR (default docs/screenshots).",
-  );
-  process.exit(0);
-}
-const outIndex = args.indexOf("--out");
-const outDir = path.resolve(
-  outIndex === -1 ? "docs/screenshots" : (args[outIndex + 1] ?? "docs/screenshots"),
-);
-if (!hasChromium()) {
-  console.error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-  process.exit(1);
-}
-
-ensureWebBuilt();
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "web-screenshots-"));
-const server = await startTestServer({ config: { dataDir, realmName: "Elsinore" } });
+const kit = await startScreenshots("web-screenshots", "Photographs the web app into DIR");
+const { server, browser, say, shot } = kit;
 const { api, users } = server;
 const { iago, hamlet, othello, webhookBot } = users;
 
-await api.post("/api/v1/users/me/subscriptions", {
-  as: iago,
-  params: {
-    subscriptions: [{ name: "Denmark" }, { name: "engineering" }, { name: "releases" }],
-    principals: [iago.email, hamlet.email, othello.email, webhookBot.email],
-  },
-});
-const say = (as: typeof iago, to: string, topic: string, content: string) =>
-  api.post("/api/v1/messages", { as, params: { type: "stream", to, topic, content } });
 await say(hamlet, "engineering", "release 2.4", "The **2.4** branch is cut. Anything still missing?");
 const notes = await say(
   othello,
@@ -83,14 +55,6 @@ await fetch(`${server.url}/api/v1/external/github?api_key=${webhookBot.apiKey}&s
   headers: { "content-type": "application/json" },
   body: push,
 });
-const browser = await launchBrowser();
-fs.mkdirSync(outDir, { recursive: true });
-async function shot(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(400);
-  const file = path.join(outDir, name);
-  await page.screenshot({ path: file });
-  console.log(`wrote ${path.relative(process.cwd(), file)}`);
-}
 try {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 760 } })).newPage();
   await signIn(page, server.url, iago.email, OWNER_PASSWORD);
@@ -188,7 +152,5 @@ try {
   await iagoPhone.locator(".delivery-detail").scrollIntoViewIfNeeded();
   await shot(iagoPhone, "deliveries-phone.png");
 } finally {
-  await browser.close();
-  await server.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await kit.close();
 }

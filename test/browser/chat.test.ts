@@ -82,6 +82,23 @@ describeBrowser("chat in Chromium: live updates, editing, mentions, history", ()
     await page.getByText("Connection lost. Reconnecting…").waitFor({ state: "detached" });
   }, 240_000);
 
+  it("loads a view whose first load failed again, on Retry", async () => {
+    await say("retry", "shown on the second try");
+    let failed = false;
+    const page = await iagoPage((p) => {
+      void p.route(/\/json\/messages\?/, async (route) => {
+        if (failed || route.request().method() !== "GET") return route.continue();
+        failed = true;
+        return route.abort("internetdisconnected");
+      });
+    });
+    await page.getByRole("alert").filter({ hasText: "Cannot load messages." }).waitFor();
+    await page.getByRole("button", { name: "Retry" }).click();
+    const feed = page.getByRole("log", { name: "Message feed" });
+    await feed.getByText("shown on the second try").waitFor();
+    await page.getByRole("alert").filter({ hasText: "Cannot load messages." }).waitFor({ state: "detached" });
+  }, 120_000);
+
   it("edits your own message and shows its edit history", async () => {
     const page = await iagoPage();
     await page.getByLabel("Stream", { exact: true }).fill("Denmark");

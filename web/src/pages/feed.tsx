@@ -444,12 +444,17 @@ export function Feed({
   useEffect(() => {
     stickToBottom.current = false;
     placed.current = "";
-    if (store.feed(narrow) !== undefined) return;
+  }, [key]);
+  // The view's first messages; loaded again when the connection comes back if that load failed
+  // (a network drop while the app starts), or when Retry is pressed.
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (store.feed(narrow) !== undefined || store.connectionDown) return;
     setError("");
     fetchMessages(store, narrow, "first_unread", "around").catch((err: unknown) =>
       setError(err instanceof ApiError ? err.message : "Cannot load messages."),
     );
-  }, [key, store.windows.size === 0]);
+  }, [key, store.windows.size === 0, store.connectionDown, attempt]);
 
   const messages = feed?.messages ?? [];
   const newest = messages[messages.length - 1]?.id ?? 0;
@@ -539,7 +544,12 @@ export function Feed({
       {feed === undefined && error === "" && <p class="feed-start">Loading…</p>}
       {error !== "" && (
         <p class="error" role="alert">
-          {error}
+          {error}{" "}
+          {feed === undefined && (
+            <button type="button" class="link" onClick={() => setAttempt(attempt + 1)}>
+              Retry
+            </button>
+          )}
         </p>
       )}
       {feed !== undefined && messages.length === 0 && <p class="feed-start">No messages here yet.</p>}

@@ -3,41 +3,21 @@
  * recent-phone.png, drafts.png) with Debian's Chromium: a server on a temporary store, a few
  * conversations and drafts, then Recent conversations (desktop and phone) and Drafts.
  *
- *   node bin/run-ts.js test/browser/view-screenshots.ts [--out docs/screenshots]
+ *   node bin/run-ts.js scripts/view-screenshots.ts [--out docs/screenshots]
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import type { Page } from "playwright-core";
-import { OWNER_PASSWORD, startTestServer } from "../helpers/test-server.js";
-import type { TestUser } from "../helpers/test-server.js";
-import { CHROMIUM, ensureWebBuilt, hasChromium, launchBrowser, signIn } from "./browser.js";
+import { signIn } from "../test/browser/browser.js";
+import { OWNER_PASSWORD } from "../test/helpers/test-server.js";
+import type { TestUser } from "../test/helpers/test-server.js";
+import { startScreenshots } from "./screenshot-kit.js";
 
-const args = process.argv.slice(2);
-const outIndex = args.indexOf("--out");
-const outDir = path.resolve(
-  outIndex === -1 ? "docs/screenshots" : (args[outIndex + 1] ?? "docs/screenshots"),
+const kit = await startScreenshots(
+  "view-screenshots",
+  "Photographs Recent conversations and Drafts into DIR",
 );
-if (!hasChromium()) {
-  console.error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-  process.exit(1);
-}
-
-ensureWebBuilt();
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "view-screenshots-"));
-const server = await startTestServer({ config: { dataDir, realmName: "Elsinore" } });
+const { server, browser, say, shot } = kit;
 const { api, users } = server;
 const { iago, hamlet, othello, cordelia } = users;
 
-await api.post("/api/v1/users/me/subscriptions", {
-  as: iago,
-  params: {
-    subscriptions: [{ name: "Denmark" }, { name: "engineering" }, { name: "releases" }],
-    principals: [iago.email, hamlet.email, othello.email, cordelia.email],
-  },
-});
-const say = (as: TestUser, to: string, topic: string, content: string) =>
-  api.post("/api/v1/messages", { as, params: { type: "stream", to, topic, content } });
 const dm = (as: TestUser, to: TestUser[], content: string) =>
   api.post("/api/v1/messages", {
     as,
@@ -69,14 +49,6 @@ async function converse(): Promise<void> {
   await say(othello, "engineering", "release 2.4", "Migration notes are in; ship it.");
 }
 
-const browser = await launchBrowser();
-fs.mkdirSync(outDir, { recursive: true });
-async function shot(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(400);
-  const file = path.join(outDir, name);
-  await page.screenshot({ path: file });
-  console.log(`wrote ${path.relative(process.cwd(), file)}`);
-}
 try {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 760 } })).newPage();
   await signIn(page, server.url, iago.email, OWNER_PASSWORD);
@@ -96,7 +68,5 @@ try {
   await page.getByText("Ideas for the offsite").waitFor();
   await shot(page, "drafts.png");
 } finally {
-  await browser.close();
-  await server.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await kit.close();
 }

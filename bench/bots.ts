@@ -113,9 +113,14 @@ export async function botsBench(quick: boolean): Promise<Record<string, unknown>
   const burst = quick ? 30 : 200;
   const sustainSec = quick ? 1 : 15;
   try {
+    // The bot server's port, chosen first: the chat server must be told it may reach it (its egress
+    // policy allows public addresses only otherwise).
+    const botPort = await freePort();
     const chat = start([
       "chat-server.js",
       "serve",
+      "--outgoing-webhook-allow",
+      `127.0.0.1:${botPort}`,
       "--port",
       "0",
       "--data-dir",
@@ -131,7 +136,6 @@ export async function botsBench(quick: boolean): Promise<Record<string, unknown>
     const rc = fs.readFileSync(path.join(dir, "zuliprc"), "utf8");
     const ownerEmail = /email=(\S+)/.exec(rc)![1]!;
     const ownerKey = /key=(\S+)/.exec(rc)![1]!;
-    const botPort = await freePort();
     const rcFile = path.join(dir, "botserverrc");
     const client = new Client(url, 32);
     const owner: Account = { id: 0, email: ownerEmail, apiKey: ownerKey };

@@ -305,6 +305,8 @@ export class ChatStore {
       topics_policy: state["realm_topics_policy"],
       can_invite_users_group: state["realm_can_invite_users_group"],
       create_multiuse_invite_group: state["realm_create_multiuse_invite_group"],
+      // Whether this user may invite people (register computes it from can_invite_users_group).
+      can_invite_others_to_realm: state["can_invite_others_to_realm"],
     };
     const userSettings = (state["user_settings"] ?? {}) as Record<string, unknown>;
     this.settings = {

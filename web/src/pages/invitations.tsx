@@ -139,44 +139,52 @@ export function Invitations({ store }: { store: ChatStore }) {
   return (
     <section class="card" aria-labelledby="invite-heading">
       <h2 id="invite-heading">Invite people</h2>
-      <p class="meta">
-        A link lets someone choose a name and password and join, in the default streams. No email is sent:
-        give them the link yourself. It is shown only once.
-      </p>
-      <form class="invite-form" aria-label="New invitation" onSubmit={(e) => void create(e)}>
-        <fieldset>
-          <legend>Who can use it</legend>
-          <label class="check">
-            <input type="radio" name="uses" checked={singleUse} onChange={() => setSingleUse(true)} />
-            One person
-          </label>
-          <label class="check">
-            <input type="radio" name="uses" checked={!singleUse} onChange={() => setSingleUse(false)} />
-            Anyone with the link
-          </label>
-        </fieldset>
-        <label>
-          Expires after
-          <select value={expiry} onChange={(e) => setExpiry(Number(e.currentTarget.value))}>
-            {EXPIRIES.map((x, i) => (
-              <option key={x.label} value={i}>
-                {x.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Join as
-          <select value={role} onChange={(e) => setRole(Number(e.currentTarget.value))}>
-            {ROLES.filter((r) => admin || !r.admin).map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit">Create invitation link</button>
-      </form>
+      {!admin && store.realm["can_invite_others_to_realm"] === false ? (
+        <p class="meta">
+          Your organization lets only some people invite others: ask an administrator for an invitation link.
+        </p>
+      ) : (
+        <>
+          <p class="meta">
+            A link lets someone choose a name and password and join, in the default streams. No email is sent:
+            give them the link yourself. It is shown only once.
+          </p>
+          <form class="invite-form" aria-label="New invitation" onSubmit={(e) => void create(e)}>
+            <fieldset>
+              <legend>Who can use it</legend>
+              <label class="check">
+                <input type="radio" name="uses" checked={singleUse} onChange={() => setSingleUse(true)} />
+                One person
+              </label>
+              <label class="check">
+                <input type="radio" name="uses" checked={!singleUse} onChange={() => setSingleUse(false)} />
+                Anyone with the link
+              </label>
+            </fieldset>
+            <label>
+              Expires after
+              <select value={expiry} onChange={(e) => setExpiry(Number(e.currentTarget.value))}>
+                {EXPIRIES.map((x, i) => (
+                  <option key={x.label} value={i}>
+                    {x.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Join as
+              <select value={role} onChange={(e) => setRole(Number(e.currentTarget.value))}>
+                {ROLES.filter((r) => admin || !r.admin).map((r) => (
+                  <option key={r.id} value={r.id}>
+                    {r.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit">Create invitation link</button>
+          </form>
+        </>
+      )}
       {link !== "" && (
         <div class="inline-form">
           <label class="grow">

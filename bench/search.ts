@@ -103,6 +103,7 @@ export async function searchAndUploadBench(
       isAnnouncementOnly: false,
       isDefault: false,
       dateCreated: 0,
+      creatorId: null,
     });
     await new StreamsRepo(db).activate(owner.id, stream.id, "#76ce90", 0);
     const store = repoStore(db);

@@ -22,6 +22,7 @@ interface StreamRow {
   is_web_public: number;
   is_default: number;
   date_created: number;
+  creator_id: number | null;
   first_message_id: number | null;
   deactivated: number;
   can_send_message_group: string | null;
@@ -48,7 +49,7 @@ interface SubscriptionRow {
 }
 
 const STREAM_COLUMNS =
-  "id, realm_id, name, description, rendered_description, invite_only, history_public_to_subscribers, is_announcement_only, is_web_public, is_default, date_created, first_message_id, deactivated, can_send_message_group, can_add_subscribers_group, can_remove_subscribers_group, can_administer_channel_group, can_subscribe_group, topics_policy";
+  "id, realm_id, name, description, rendered_description, invite_only, history_public_to_subscribers, is_announcement_only, is_web_public, is_default, date_created, creator_id, first_message_id, deactivated, can_send_message_group, can_add_subscribers_group, can_remove_subscribers_group, can_administer_channel_group, can_subscribe_group, topics_policy";
 const SUB_COLUMNS =
   "user_id, stream_id, active, color, is_muted, pin_to_top, desktop_notifications, audible_notifications, push_notifications, email_notifications, wildcard_mentions_notify, date_subscribed";
 
@@ -65,6 +66,7 @@ function toStream(r: StreamRow): Stream {
     isWebPublic: r.is_web_public === 1,
     isDefault: r.is_default === 1,
     dateCreated: Number(r.date_created),
+    creatorId: r.creator_id === null ? null : Number(r.creator_id),
     firstMessageId: r.first_message_id === null ? null : Number(r.first_message_id),
     isArchived: Number(r.deactivated) === 1,
     groupSettings: groupSettingsOf(r),
@@ -112,6 +114,8 @@ export interface NewStream {
   isAnnouncementOnly: boolean;
   isDefault: boolean;
   dateCreated: number;
+  /** The user who created it (null: made by the server, as "general"). */
+  creatorId: number | null;
 }
 
 /** Stored subscription columns that POST /users/me/subscriptions/properties may change. */
@@ -164,8 +168,8 @@ export class StreamsRepo {
 
   async insert(s: NewStream): Promise<Stream> {
     const r = await this.db.get<StreamRow>(
-      `INSERT INTO streams (realm_id, name, name_lower, description, rendered_description, invite_only, history_public_to_subscribers, is_announcement_only, is_default, date_created)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${STREAM_COLUMNS}`,
+      `INSERT INTO streams (realm_id, name, name_lower, description, rendered_description, invite_only, history_public_to_subscribers, is_announcement_only, is_default, date_created, creator_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${STREAM_COLUMNS}`,
       [
         s.realmId,
         s.name,
@@ -177,6 +181,7 @@ export class StreamsRepo {
         sqlBool(s.isAnnouncementOnly),
         sqlBool(s.isDefault),
         s.dateCreated,
+        s.creatorId,
       ],
     );
     return toStream(r!);

@@ -21,10 +21,9 @@ export function streamWire(stream: Stream): Record<string, unknown> {
     first_message_id: stream.firstMessageId,
     is_announcement_only: stream.isAnnouncementOnly,
     stream_weekly_traffic: null,
-    // Newer fields (Zulip 8.0 to 10.0): no creator is recorded, every channel counts as recently
-    // active.
+    // Newer fields (Zulip 8.0 to 10.0): every channel counts as recently active.
     is_archived: stream.isArchived,
-    creator_id: null,
+    creator_id: stream.creatorId,
     is_recently_active: true,
     topics_policy: stream.topicsPolicy,
     // Group-based permissions (src/domain/streams/permissions.ts): can_add_subscribers_group,

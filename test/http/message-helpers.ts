@@ -74,6 +74,7 @@ export async function createStream(
     isAnnouncementOnly: opts.isAnnouncementOnly ?? false,
     isDefault: false,
     dateCreated: T0,
+    creatorId: null,
   });
   for (const user of subscribers) await repo.activate(user.id, stream.id, "#76ce90", T0);
   return stream.id;

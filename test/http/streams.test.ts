@@ -50,8 +50,9 @@ const GENERAL = {
   can_send_message_group: 6,
   topics_policy: "inherit",
 };
-/** `can_administer_channel_group` of a stream `userId` created. */
+/** A stream `userId` created: its `creator_id`, and its creator administers it. */
 const administeredBy = (userId: number) => ({
+  creator_id: userId,
   can_administer_channel_group: { direct_members: [userId], direct_subgroups: [] },
 });
 const DENMARK = {

@@ -76,6 +76,7 @@ describe.each(dialects)("StreamService on %s", (dialect) => {
       isWebPublic: false,
       isDefault: false,
       dateCreated: NOW,
+      creatorId: 3,
       firstMessageId: null,
       // Its creator administers it, as in Zulip.
       groupSettings: { can_administer_channel_group: { direct_members: [3], direct_subgroups: [] } },

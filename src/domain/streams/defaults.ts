@@ -26,6 +26,7 @@ export async function ensureDefaultStreams(deps: StreamDeps): Promise<void> {
       isAnnouncementOnly: false,
       isDefault: true,
       dateCreated: now,
+      creatorId: null,
     });
     for (const user of humans) await repo.activate(user.id, general.id, pickColor(new Set()), now);
     await users.setRealmNotificationsStream(realm.id, general.id);

@@ -145,6 +145,7 @@ export async function subscribe(
         isAnnouncementOnly: opts.isAnnouncementOnly,
         isDefault: false,
         dateCreated: now,
+        creatorId: actor.id,
       });
       // As in Zulip, the creator administers the new channel (streams made without one: nobody).
       const stream = await repo.update(inserted.id, {

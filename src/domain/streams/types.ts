@@ -29,6 +29,8 @@ export interface Stream {
   /** New users are subscribed to default streams (GET /streams `is_default`). */
   isDefault: boolean;
   dateCreated: number;
+  /** The user who created it; null for "general" and streams made before this was recorded. */
+  creatorId: number | null;
   /** The oldest message still in the stream; null while empty. */
   firstMessageId: number | null;
   /** Archived (DELETE /streams/{id}): nobody can see or post to it any more. */

@@ -33,6 +33,7 @@ import { groupPermissionSettings } from "./110-group-permission-settings.js";
 import { streamTopicsPolicy } from "./111-stream-topics-policy.js";
 import { webhookStatusMessagesAge } from "./112-webhook-status-messages-age.js";
 import { canInviteUsersGroup } from "./113-can-invite-users-group.js";
+import { streamCreator } from "./114-stream-creator.js";
 import { outgoingDeliveryStates } from "./075-outgoing-delivery-states.js";
 import type { Migration } from "./types.js";
 import { botSigningSecrets } from "./070-bot-signing-secrets.js";
@@ -80,4 +81,5 @@ export const migrations: readonly Migration[] = [
   streamTopicsPolicy,
   webhookStatusMessagesAge,
   canInviteUsersGroup,
+  streamCreator,
 ];

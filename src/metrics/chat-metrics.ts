@@ -60,7 +60,7 @@ export class ChatMetrics {
     });
     new Gauge({
       name: "chat_outgoing_webhook_jobs",
-      help: "Outgoing-webhook deliveries by status (pending, done, failed, …) and attempts made",
+      help: "Outgoing-webhook jobs not yet delivered (a delivered job leaves the table), by status (pending, failed, dead) and attempts made",
       labelNames: ["status", "attempts"] as const,
       registers,
       async collect() {

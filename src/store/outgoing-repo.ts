@@ -245,7 +245,7 @@ export class OutgoingRepo {
     );
   }
 
-  /** Jobs grouped by status and attempts made (the metrics' `chat_outgoing_jobs`). */
+  /** Jobs grouped by status and attempts made (the metrics' `chat_outgoing_webhook_jobs`). */
   async jobCounts(): Promise<{ status: string; attempts: number; count: number }[]> {
     const rows = await this.db.all<{ status: string; attempts: number; count: number | string }>(
       "SELECT status, attempts, COUNT(*) AS count FROM outgoing_webhook_jobs GROUP BY status, attempts",

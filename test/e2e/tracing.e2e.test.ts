@@ -3,7 +3,8 @@
  * exporting over OTLP/HTTP to a receiver in this test. A mention of a bot is one trace: the send,
  * the outgoing webhook, the bot server's handling and the bot's reply through the chat API, each
  * span the parent of the next across the processes (W3C traceparent), and the log lines of both
- * servers carry that trace id.
+ * servers carry that trace id. An incoming webhook's trace continues the sender's traceparent through
+ * its message's send and fan-out.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import fs from "node:fs";
@@ -105,52 +106,105 @@ afterAll(async () => {
 const SERVER = 2;
 const CLIENT = 3;
 
+let bots: RunningProcess;
+const zuliprc = path.join(dataDir, "zuliprc");
+
+beforeAll(async () => {
+  const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl, OTEL_BSP_SCHEDULE_DELAY: "50" };
+  const botPort = await freePort();
+  chat = startProcess(
+    [
+      "bin/chat-server.js",
+      "serve",
+      "--port",
+      "0",
+      "--data-dir",
+      dataDir,
+      "--owner-password",
+      "pw",
+      "--outgoing-webhook-allow",
+      `127.0.0.1:${botPort}`,
+    ],
+    otel,
+  );
+  processes.push(chat);
+  const chatUrl = (await chat.waitFor(/Chat server listening on (http:\/\/\S+)/))[1]!;
+  api = apiClient(chatUrl);
+  const rc = readZuliprc(zuliprc);
+  owner = { email: rc.email, apiKey: rc.key };
+
+  const created = await runProcess([
+    "bin/chat-server.js",
+    "create-bot",
+    "--name",
+    "helloworld",
+    "--zuliprc",
+    zuliprc,
+    "--payload-url",
+    `http://127.0.0.1:${botPort}/`,
+  ]);
+  expect(created.code).toBe(0);
+  const section = /\[helloworld\]\n(?:\w+=\S+\n)+/.exec(created.output)![0];
+  const botserverrc = path.join(dataDir, "botserverrc");
+  fs.writeFileSync(botserverrc, section);
+  bots = startProcess(["bin/botserver.js", "--config-file", botserverrc, "--port", String(botPort)], otel);
+  processes.push(bots);
+  await bots.waitFor(/with bots: helloworld/);
+}, 90_000); // two processes start: slow on a busy machine
+
+/** The spans of one trace, found from its root, and the hops a mention of the bot makes. */
+function traceOf(root: ReceivedSpan) {
+  const inTrace = () => spans.filter((s) => s.traceId === root.traceId);
+  const childOf = (parent: ReceivedSpan, pred: (s: ReceivedSpan) => boolean) =>
+    inTrace().find((s) => s.parentSpanId === parent.spanId && pred(s));
+  const descendant = (from: ReceivedSpan, pred: (s: ReceivedSpan) => boolean): ReceivedSpan | undefined => {
+    const direct = childOf(from, pred);
+    if (direct !== undefined) return direct;
+    for (const c of inTrace().filter((s) => s.parentSpanId === from.spanId)) {
+      const found = descendant(c, pred);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return { inTrace, childOf, descendant };
+}
+
+/**
+ * Follows the root's trace: a `message send` inside it, the outgoing webhook below it, the bot
+ * server's `POST /` as the webhook's child, and the bot's reply (the chat server's `POST
+ * /api/v1/messages`, child of a bot server's API call made while handling). Returns the hops.
+ */
+async function followMentionToReply(
+  root: ReceivedSpan,
+): Promise<{ handled: ReceivedSpan; reply: ReceivedSpan }> {
+  const { inTrace, childOf, descendant } = traceOf(root);
+  const outgoing = (s: ReceivedSpan) =>
+    s.service === "chat-server" && s.kind === CLIENT && s.name === "outgoing webhook POST";
+  await spansWhere(() => descendant(root, outgoing) !== undefined);
+  const webhook = descendant(root, outgoing)!;
+  expect(descendant(root, (s) => s.name === "message send")).toBeDefined();
+
+  await spansWhere(() => childOf(webhook, (s) => s.service === "botserver") !== undefined);
+  const handled = childOf(webhook, (s) => s.service === "botserver")!;
+  expect([handled.kind, handled.name]).toEqual([SERVER, "POST /"]);
+
+  const isReply = (s: ReceivedSpan) => {
+    if (s.service !== "chat-server" || s.kind !== SERVER || s.name !== "POST /api/v1/messages") return false;
+    const call = inTrace().find((c) => c.spanId === s.parentSpanId);
+    return call?.service === "botserver" && call.kind === CLIENT && call.parentSpanId === handled.spanId;
+  };
+  await spansWhere(() => inTrace().some(isReply));
+  return { handled, reply: inTrace().find(isReply)! };
+}
+
+/** Resolves with the first root span (no parent) that `pred` accepts, once it has been exported. */
+async function rootWhere(pred: (s: ReceivedSpan) => boolean): Promise<ReceivedSpan> {
+  await spansWhere((all) => all.some((s) => pred(s) && s.parentSpanId === ""));
+  return spans.find((s) => pred(s) && s.parentSpanId === "")!;
+}
+
 describe("traces across the chat server and the bot server", () => {
   it("follows a mention from the send through the outgoing webhook and the bot server to the reply", async () => {
-    const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl, OTEL_BSP_SCHEDULE_DELAY: "50" };
-    const botPort = await freePort();
-    chat = startProcess(
-      [
-        "bin/chat-server.js",
-        "serve",
-        "--port",
-        "0",
-        "--data-dir",
-        dataDir,
-        "--owner-password",
-        "pw",
-        "--outgoing-webhook-allow",
-        `127.0.0.1:${botPort}`,
-      ],
-      otel,
-    );
-    processes.push(chat);
-    const chatUrl = (await chat.waitFor(/Chat server listening on (http:\/\/\S+)/))[1]!;
-    api = apiClient(chatUrl);
-    const rc = readZuliprc(path.join(dataDir, "zuliprc"));
-    owner = { email: rc.email, apiKey: rc.key };
-
-    const created = await runProcess([
-      "bin/chat-server.js",
-      "create-bot",
-      "--name",
-      "helloworld",
-      "--zuliprc",
-      path.join(dataDir, "zuliprc"),
-      "--payload-url",
-      `http://127.0.0.1:${botPort}/`,
-    ]);
-    expect(created.code).toBe(0);
-    const section = /\[helloworld\]\n(?:\w+=\S+\n)+/.exec(created.output)![0];
-    const botserverrc = path.join(dataDir, "botserverrc");
-    fs.writeFileSync(botserverrc, section);
-    const bots = startProcess(
-      ["bin/botserver.js", "--config-file", botserverrc, "--port", String(botPort)],
-      otel,
-    );
-    processes.push(bots);
-    await bots.waitFor(/with bots: helloworld/);
-
     const queue = await EventQueue.register(api, owner);
     const sent = await api.post("/api/v1/messages", {
       as: owner,
@@ -160,45 +214,55 @@ describe("traces across the chat server and the bot server", () => {
     const messageId = sent.body.id as number;
     await queue.waitForMessage((m) => m.sender_email === "helloworld-bot@example.com" && m.id > messageId);
 
-    // The owner's send is the root of a trace; find it, then each next hop by its parent.
-    const send = (s: ReceivedSpan) =>
-      s.service === "chat-server" && s.kind === SERVER && s.name === "POST /api/v1/messages";
-    await spansWhere((all) => all.some((s) => send(s) && s.parentSpanId === ""));
-    const root = spans.find((s) => send(s) && s.parentSpanId === "")!;
-    const inTrace = () => spans.filter((s) => s.traceId === root.traceId);
-    const childOf = (parent: ReceivedSpan, pred: (s: ReceivedSpan) => boolean) =>
-      inTrace().find((s) => s.parentSpanId === parent.spanId && pred(s));
-    const descendant = (from: ReceivedSpan, pred: (s: ReceivedSpan) => boolean): ReceivedSpan | undefined => {
-      const direct = childOf(from, pred);
-      if (direct !== undefined) return direct;
-      for (const c of inTrace().filter((s) => s.parentSpanId === from.spanId)) {
-        const found = descendant(c, pred);
-        if (found !== undefined) return found;
-      }
-      return undefined;
-    };
-
-    const outgoing = (s: ReceivedSpan) =>
-      s.service === "chat-server" && s.kind === CLIENT && s.name === "outgoing webhook POST";
-    await spansWhere(() => descendant(root, outgoing) !== undefined);
-    const webhook = descendant(root, outgoing)!;
-    expect(childOf(root, (s) => s.name === "message send")).toBeDefined();
-
-    await spansWhere(() => childOf(webhook, (s) => s.service === "botserver") !== undefined);
-    const handled = childOf(webhook, (s) => s.service === "botserver")!;
-    expect([handled.kind, handled.name]).toEqual([SERVER, "POST /"]);
-
-    // The bot's reply: a chat API call of the bot server's handling, served by the chat server.
-    const isReply = (s: ReceivedSpan) => {
-      if (s.service !== "chat-server" || s.kind !== SERVER || s.name !== "POST /api/v1/messages")
-        return false;
-      const call = inTrace().find((c) => c.spanId === s.parentSpanId);
-      return call?.service === "botserver" && call.kind === CLIENT && call.parentSpanId === handled.spanId;
-    };
-    await spansWhere(() => inTrace().some(isReply));
+    // The owner's send is the root of a trace; each next hop is found by its parent.
+    const root = await rootWhere(
+      (s) => s.service === "chat-server" && s.kind === SERVER && s.name === "POST /api/v1/messages",
+    );
+    expect(traceOf(root).childOf(root, (s) => s.name === "message send")).toBeDefined();
+    await followMentionToReply(root);
 
     // Both servers' log lines written while serving the trace name it (`trace_id="…"`).
     const logged = (p: RunningProcess) => p.output().includes(`trace_id="${root.traceId}"`);
     expect([logged(chat), logged(bots)]).toEqual([true, true]);
-  }, 90_000); // two processes start: slow on a busy machine
+  }, 90_000);
+
+  it("traces an incoming webhook through its message and fan-out", async () => {
+    // As a service would: the URL integration-url prints, then one POST of the service's payload.
+    const made = await runProcess([
+      "bin/chat-server.js",
+      "integration-url",
+      "ifttt",
+      "--stream",
+      "general",
+      "--zuliprc",
+      zuliprc,
+    ]);
+    expect(made.code).toBe(0);
+    const hook = /^ {2}(http:\/\/\S+\/api\/v1\/external\/ifttt\?api_key=\w{32}&stream=general)$/m.exec(
+      made.output,
+    )?.[1];
+    expect(hook).toBeDefined();
+    const posted = await fetch(hook!, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+      },
+      body: JSON.stringify({ topic: "deploys", content: "Deployed v2." }),
+    });
+    expect(posted.status).toBe(200);
+
+    // The service's traceparent is the parent of the webhook's server span; the message's send and
+    // its fan-out are inside it.
+    const isHook = (s: ReceivedSpan) =>
+      s.service === "chat-server" && s.kind === SERVER && s.name === "POST /api/v1/external/:integration";
+    await spansWhere((all) => all.some((s) => isHook(s) && s.parentSpanId === "00f067aa0ba902b7"));
+    const root = spans.find((s) => isHook(s) && s.parentSpanId === "00f067aa0ba902b7")!;
+    expect(root.traceId).toBe("4bf92f3577b34da6a3ce929d0e0e4736");
+    const { childOf } = traceOf(root);
+    await spansWhere(() => childOf(root, (s) => s.name === "message send") !== undefined);
+    const send = childOf(root, (s) => s.name === "message send")!;
+    await spansWhere(() => childOf(send, (s) => s.name === "event fan-out") !== undefined);
+    expect(chat.output()).toContain(`trace_id="${root.traceId}"`);
+  }, 90_000);
 });

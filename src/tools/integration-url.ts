@@ -50,8 +50,10 @@ function shortNameOf(name: string): string {
 }
 
 /**
- * The integration's incoming-webhook bot of the credentials' user (`<name>-bot@…`, or `bot`'s),
- * created when it does not exist; `flag` is the option that names another bot.
+ * The integration's incoming-webhook bot of the credentials' user, created when it does not exist:
+ * `<integration>-webhook-bot@…`, or `<bot>-bot@…` when `bot` names one; `flag` is the option that
+ * names another bot. The `-webhook` keeps the integration's bot apart from a bot of the same name
+ * that answers mentions (the helloworld integration and the bundled helloworld bot).
  */
 export function integrationBot(
   client: ChatApiClient,
@@ -62,7 +64,7 @@ export function integrationBot(
   return createOrReuseBot(
     client,
     {
-      shortName: shortNameOf(bot ?? integration.name),
+      shortName: shortNameOf(bot ?? `${integration.name}-webhook`),
       fullName: bot ?? `${integration.display_name} bot`,
       botType: INCOMING_WEBHOOK,
     },

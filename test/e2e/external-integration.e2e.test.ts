@@ -139,7 +139,7 @@ describe("an integration of your own, from new-integration to a message in a str
       ]);
     const sent = await fixture("projects");
     expect(sent.code).toBe(0);
-    expect(sent.output).toContain("As acme-tracker-bot@");
+    expect(sent.output).toContain("As acme-tracker-webhook-bot@");
     expect(sent.output).not.toContain("(created now)");
     expect(sent.output).toContain('200 {"result":"success","msg":""}');
     const newest = (await (
@@ -149,7 +149,7 @@ describe("an integration of your own, from new-integration to a message in a str
       )
     ).json()) as { messages: { id: number; sender_email: string; subject: string }[] };
     expect(newest.messages.map((m) => [m.sender_email.split("@")[0], m.subject])).toEqual([
-      ["acme-tracker-bot", "Website"],
+      ["acme-tracker-webhook-bot", "Website"],
     ]);
     // A stream that does not exist: nothing is posted, and the command says so and fails.
     const missing = await fixture("nowhere");

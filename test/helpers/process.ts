@@ -11,7 +11,23 @@ export interface RunningProcess {
 
 /** Starts `node <args>` from the repository root, capturing its output. */
 export function startProcess(args: string[], env: Record<string, string> = {}): RunningProcess {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: "pipe" });
+  return captured(spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: "pipe" }));
+}
+
+/**
+ * Starts a shell command line with bash in `cwd`, capturing its output. It runs in its own process
+ * group, and `stop` signals the whole group: commands such as `npm start` or `npx …` fork the
+ * process that does the work.
+ */
+export function startShell(command: string, cwd: string): RunningProcess {
+  const child = spawn("bash", ["-c", command], { cwd, detached: true, stdio: "pipe" });
+  return captured(child, (signal) => process.kill(-child.pid!, signal));
+}
+
+function captured(
+  child: ChildProcessWithoutNullStreams,
+  kill: (signal: NodeJS.Signals) => void = (signal) => child.kill(signal),
+): RunningProcess {
   let out = "";
   const waiters: (() => void)[] = [];
   const onData = (d: Buffer): void => {
@@ -49,7 +65,7 @@ export function startProcess(args: string[], env: Record<string, string> = {}): 
       });
     },
     async stop(signal = "SIGTERM") {
-      if (child.exitCode === null) child.kill(signal);
+      if (child.exitCode === null && child.signalCode === null) kill(signal);
       return exited;
     },
   };

@@ -98,7 +98,7 @@ describe("integration-url", () => {
     const again = await integrationUrl(rc(), helloworld, { stream: "deploys", topic: "from the CLI" });
     expect({ created: first.created, email: first.botEmail }).toEqual({
       created: true,
-      email: "helloworld-bot@zulip.com",
+      email: "helloworld-webhook-bot@zulip.com",
     });
     expect(again).toEqual({ ...first, created: false });
     expect(first.streamExists).toBe(true);
@@ -135,7 +135,7 @@ describe("integration-url", () => {
     const [m] = res.body.messages as { subject: string; sender_email: string }[];
     expect({ topic: m?.subject, sender: m?.sender_email }).toEqual({
       topic: "from the CLI",
-      sender: "helloworld-bot@zulip.com",
+      sender: "helloworld-webhook-bot@zulip.com",
     });
   });
 
@@ -146,7 +146,7 @@ describe("integration-url", () => {
       integrationSummary(github),
       {
         url: "http://chat.example/api/v1/external/github?api_key=KEY&stream=dev",
-        botEmail: "github-bot@chat.example",
+        botEmail: "github-webhook-bot@chat.example",
         created: true,
         streamExists: true,
       },
@@ -155,7 +155,7 @@ describe("integration-url", () => {
     const lines = text.split("\n");
     expect(lines.slice(0, 6)).toEqual([
       "GitHub: paste this URL into the service's webhook settings",
-      "(created the incoming-webhook bot github-bot@chat.example):",
+      "(created the incoming-webhook bot github-webhook-bot@chat.example):",
       "",
       "  http://chat.example/api/v1/external/github?api_key=KEY&stream=dev",
       "",
@@ -189,7 +189,7 @@ describe("integration-url", () => {
         "m",
       ),
     );
-    expect(run.output).toContain("(created the incoming-webhook bot uptimerobot-bot@zulip.com):");
+    expect(run.output).toContain("(created the incoming-webhook bot uptimerobot-webhook-bot@zulip.com):");
     expect(run.output).not.toContain("Warning");
     const missing = await runProcess([
       "bin/chat-server.js",

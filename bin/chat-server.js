@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // The chat server's command line (src/cli.ts), compiled into dist/server by bin/build.js; rebuilt
-// first when a source changed since the last build. Stack traces name the .ts lines.
+// first when a source changed since the last build. Stack traces name the .ts lines, except those of
+// a long-running `serve`: Node holds every loaded chunk's source map in memory once they are enabled
+// (about 5 MB of a server at rest), so there they are opt-in: `node --enable-source-maps
+// bin/chat-server.js serve` (or NODE_OPTIONS=--enable-source-maps).
 import { setEnvironmentData } from "node:worker_threads";
 import { compiledEntry } from "./build.js";
 
-process.setSourceMapsEnabled(true);
+if (!process.argv.slice(2).includes("serve")) process.setSourceMapsEnabled(true);
 const entry = await compiledEntry("chat-server");
 // The server's threads (bin/thread.js: the delivery log's writer, the template renderer) run the
 // same build.

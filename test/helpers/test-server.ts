@@ -1,10 +1,12 @@
 import type { Clock } from "../../src/clock.js";
 import { defaultConfig } from "../../src/config.js";
 import type { ServerConfig } from "../../src/config.js";
+import { hashPassword } from "../../src/domain/users/secrets.js";
 import { Role } from "../../src/domain/users/types.js";
 import type { User } from "../../src/domain/users/types.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import { startServer } from "../../src/server.js";
+import { UsersRepo } from "../../src/store/users-repo.js";
 import type { RunningServer } from "../../src/server.js";
 import { apiClient } from "./client.js";
 import { freshPostgresRedis, wantsPostgresRedis } from "./stack.js";
@@ -36,6 +38,22 @@ export const OWNER_PASSWORD = "iago-password";
 function asTestUser(u: User): TestUser {
   return { id: u.id, email: u.email, apiKey: u.apiKey, fullName: u.fullName };
 }
+
+/**
+ * The cast's password hashes, each computed once per test process by the server's own
+ * `hashPassword` (scrypt, ~50 ms of CPU a call) and stored for the cast of every test server: a
+ * server per test would otherwise spend most of its start-up hashing the same four passwords.
+ */
+const castHashes = new Map<string, Promise<string>>();
+function castPasswordHash(password: string): Promise<string> {
+  let hash = castHashes.get(password);
+  if (hash === undefined) {
+    hash = hashPassword(password);
+    castHashes.set(password, hash);
+  }
+  return hash;
+}
+const castPassword = (email: string): string => `${email}-password`;
 
 /** The allow rules a test server gets unless told otherwise: its receivers listen on loopback. */
 export const LOOPBACK_ALLOW = ["127.0.0.0/8", "::1", "localhost"];
@@ -76,16 +94,21 @@ export async function startTestServer(
   });
   const { users } = running.services;
   const iago = running.firstStart!.owner;
-  const mk = (email: string, fullName: string, role: number = Role.MEMBER): Promise<User> =>
+  const usersRepo = new UsersRepo(running.db);
+  const mk = async (email: string, fullName: string, role: number = Role.MEMBER): Promise<User> => {
     // The cast starts with no subscriptions (tests subscribe them as they need); a user created
-    // through POST /users joins the default streams as in Zulip.
-    users.createUser(iago, {
+    // through POST /users joins the default streams as in Zulip. The password `${email}-password`
+    // is stored as its hash (castPasswordHash), as createUser would store it.
+    const user = await users.createUser(iago, {
       email,
-      password: `${email}-password`,
+      password: undefined,
       fullName,
       role,
       joinDefaultStreams: false,
     });
+    await usersRepo.setPasswordHash(user.id, await castPasswordHash(castPassword(email)));
+    return user;
+  };
   const hamlet = await mk("hamlet@zulip.com", "King Hamlet");
   const othello = await mk("othello@zulip.com", "Othello, the Moor of Venice");
   const cordelia = await mk("cordelia@zulip.com", "Cordelia, Lear's daughter");

@@ -61,8 +61,8 @@ function launch(ns: string | undefined, cmd: string[]): Proc {
   const argv = ns === undefined ? cmd : ["ip", "netns", "exec", ns, ...cmd];
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
-  child.stdout!.on("data", (d: Buffer) => (out += d.toString("utf8")));
-  child.stderr!.on("data", (d: Buffer) => (out += d.toString("utf8")));
+  child.stdout.on("data", (d: Buffer) => (out += d.toString("utf8")));
+  child.stderr.on("data", (d: Buffer) => (out += d.toString("utf8")));
   return {
     child,
     output: () => out,
@@ -399,7 +399,7 @@ async function call(
                   signal: AbortSignal.timeout(5000),
                 }).then(async (res) => ({
                   status: res.status,
-                  body: (await res.json().catch(() => ({}))) as Json,
+                  body: await res.json().catch((): Json => ({})),
                   servedBy: res.headers.get("x-served-by"),
                 }))
               : call(

@@ -500,7 +500,14 @@ async function call(
         "the queue has every stored message",
         30_000,
         () => eventMessages.length >= storedIds.length,
-      );
+      ).catch((e: unknown) => {
+        polling = false;
+        const got = new Set(eventMessages.map((m) => m.id));
+        const lost = stored.filter((m) => !got.has(m.id)).map((m) => `${m.id}:${m.content.slice(0, 40)}`);
+        throw new Error(
+          `${String(e)}; not in the queue: ${lost.join(", ")}; poll errors: ${pollErrors.join("; ")}`,
+        );
+      });
       polling = false;
       await poller;
       expect(pollErrors).toEqual([]);

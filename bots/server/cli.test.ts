@@ -69,7 +69,7 @@ describe("bin/botserver.js", () => {
     api = await startFakeChatApi([HELLO]);
   });
   afterEach(async () => {
-    if (child && child.exitCode === null) {
+    if (child && child.exitCode === null && child.signalCode === null) {
       const done = exited(child);
       child.kill("SIGKILL");
       await done;

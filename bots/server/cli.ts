@@ -20,27 +20,31 @@ try {
   const logger = botServerLogger({ format: options.logFormat });
   // OpenTelemetry traces over OTLP when OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set.
   if (await startTracing("botserver")) logger.info("exporting traces", { url: otlpTracesUrl() });
-  const server = await runBotServer(options, { env: process.env, logger });
+  const starting = runBotServer(options, { env: process.env, logger });
+  // The signal handlers are installed before the server logs "listening on": a SIGHUP sent as soon
+  // as that line appears must reload, never meet Node's default action (which ends the process).
   // Stop taking webhooks, let the messages already accepted finish (up to 30 s), exit.
   const stop = (): void => {
     logger.info("stopping: finishing the messages already accepted");
-    const drained = Promise.race([server.idle(), new Promise((resolve) => setTimeout(resolve, 30_000))]);
-    void server
-      .close()
-      .then(() => drained)
-      .then(() => stopTracing())
-      .then(() => process.exit(0));
+    void starting.then(async (server) => {
+      const drained = Promise.race([server.idle(), new Promise((resolve) => setTimeout(resolve, 30_000))]);
+      await server.close();
+      await drained;
+      await stopTracing();
+      process.exit(0);
+    });
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-  // SIGHUP: re-read the config; one reload at a time.
-  let reloading = Promise.resolve();
+  // SIGHUP: re-read the config; one reload at a time, the first once the server has started.
+  let reloading: Promise<unknown> = starting.catch(() => undefined);
   process.on("SIGHUP", () => {
     logger.info("SIGHUP: reloading the config");
     reloading = reloading.then(async () => {
-      await server.reloadConfig();
+      await (await starting).reloadConfig();
     });
   });
+  await starting;
 } catch (err) {
   if (err instanceof ConfigError || err instanceof BotStartupError) {
     process.stderr.write(`Error: ${err.message}\n`);

@@ -83,7 +83,7 @@ async function eventually<T>(get: () => T | undefined, timeoutMs = 15_000): Prom
 let api: FakeChatApi | undefined;
 let child: ChildProcess | undefined;
 afterEach(async () => {
-  if (child && child.exitCode === null) {
+  if (child && child.exitCode === null && child.signalCode === null) {
     const done = new Promise((resolve) => child?.once("close", resolve));
     child.kill("SIGTERM");
     await done;

@@ -66,7 +66,7 @@ let api: FakeChatApi | undefined;
 let server: RunningBotServer | undefined;
 let child: ChildProcess | undefined;
 afterEach(async () => {
-  if (child && child.exitCode === null) {
+  if (child && child.exitCode === null && child.signalCode === null) {
     const done = new Promise((resolve) => child?.once("close", resolve));
     child.kill("SIGTERM");
     await done;

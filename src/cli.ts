@@ -117,6 +117,12 @@ export async function main(args: string[]): Promise<void> {
             default: 10,
             describe: "Seconds an outgoing webhook request may take",
           })
+          .option("outgoing-webhook-lease-grace", {
+            type: "number",
+            default: 30,
+            describe:
+              "Seconds, after the request timeout, before a job claimed by a process that died during its attempt is retried",
+          })
           .option("outgoing-webhook-max-attempts", {
             type: "number",
             default: 8,

@@ -107,6 +107,12 @@ export interface OutgoingWebhookConfig {
   /** Per-request timeout (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS, default 10). */
   timeoutSeconds: number;
   /**
+   * A job claimed for an attempt stays invisible to other workers for `timeoutSeconds` plus this
+   * (default 30 s, `--outgoing-webhook-lease-grace`): the job of a process killed during an
+   * attempt is due again, for the process restarted or another one, once its lease has run out.
+   */
+  leaseGraceMs: number;
+  /**
    * Attempts on timeouts, connection errors and 429/503 answers before the delivery is parked as
    * dead (`--outgoing-webhook-max-attempts`; default 8: the first and the 7 retries of the schedule).
    */
@@ -188,6 +194,7 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     },
     outgoingWebhooks: {
       timeoutSeconds: 10,
+      leaseGraceMs: 30_000,
       maxAttempts: 8,
       retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS,
       retryJitter: 0.2,

@@ -63,6 +63,7 @@ export async function serve(argv: {
   botserverHost: string;
   botserverPort: number;
   outgoingWebhookTimeout: number;
+  outgoingWebhookLeaseGrace: number;
   outgoingWebhookMaxAttempts: number;
   outgoingWebhookRetrySchedule: string;
   outgoingWebhookRetryJitter: number;
@@ -134,6 +135,7 @@ export async function serve(argv: {
     outgoingWebhooks: {
       ...base.outgoingWebhooks,
       timeoutSeconds: argv.outgoingWebhookTimeout,
+      leaseGraceMs: argv.outgoingWebhookLeaseGrace * 1000,
       maxAttempts: argv.outgoingWebhookMaxAttempts,
       retryScheduleMs: parseRetrySchedule(argv.outgoingWebhookRetrySchedule),
       retryJitter: argv.outgoingWebhookRetryJitter,

@@ -831,6 +831,43 @@ describe("outgoing webhooks: durability", () => {
     expect(last).toEqual({ sender_id: bot.id, content: "back again" });
   });
 
+  it("claims a job for its attempt's timeout plus the lease grace (--outgoing-webhook-lease-grace)", async () => {
+    const clock = new ManualClock();
+    const endpoint = await new FakeBotEndpoint().listen();
+    cleanups.push(() => endpoint.close());
+    endpoint.answer = () => ({ hang: true });
+    const running = await startServer(
+      defaultConfig({
+        port: 0,
+        dataDir: ":memory:",
+        ownerEmail: "iago@zulip.com",
+        ownerName: "Iago",
+        botDomain: "zulip.com",
+        rateLimit: null,
+        logLevel: "silent",
+        outgoingWebhooks: webhookConfig({ timeoutSeconds: 7, leaseGraceMs: 4_000 }),
+        outgoingWebhookAllow: LOOPBACK_ALLOW,
+      }),
+      { clock, logger: silentLogger, ownerPassword: "pw" },
+    );
+    cleanups.push(() => running.close());
+    const iago = running.firstStart!.owner;
+    const { bot } = await running.services.users.createBot(iago, {
+      fullName: "Outgoing Bot",
+      shortName: "outgoing",
+      botType: 3,
+      payloadUrl: endpoint.url,
+    });
+    await running.services.messages.send(iago, { type: "private", to: [bot.email], content: "slow" });
+    await until(() => endpoint.received.length === 1);
+    // While the attempt runs, no worker (of this process or another) may take the job before
+    // 7 s + 4 s from the claim: a process killed now would leave it due exactly then.
+    const jobs = await running.services.outgoing.jobs();
+    expect(jobs.map((j) => ({ attempts: j.attempts, due: j.nextAttemptAtMs }))).toEqual([
+      { attempts: 1, due: clock.now() + 11_000 },
+    ]);
+  });
+
   it("resumes a job whose request was interrupted by shutdown", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "outgoing-durable-"));
     cleanups.push(() => fs.promises.rm(dataDir, { recursive: true, force: true }));

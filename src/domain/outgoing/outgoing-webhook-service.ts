@@ -94,8 +94,6 @@ export interface OutgoingWebhookDeps {
   random?: () => number;
 }
 
-/** Extra time a claimed job stays invisible after its request timeout (then it is due again). */
-const LEASE_GRACE_MS = 30_000;
 const BATCH = 100;
 /** Why a job whose last attempt was claimed but never finished ends failed. */
 const INTERRUPTED =
@@ -283,7 +281,8 @@ export class OutgoingWebhookService {
   }
 
   private leaseUntil(): number {
-    return this.deps.clock.now() + this.deps.config.timeoutSeconds * 1000 + LEASE_GRACE_MS;
+    const { timeoutSeconds, leaseGraceMs } = this.deps.config;
+    return this.deps.clock.now() + timeoutSeconds * 1000 + leaseGraceMs;
   }
 
   /** The onSent listener: writes the jobs (durably, before returning) and starts them at once. */

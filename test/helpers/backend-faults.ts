@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { basicAuthHeader, encodeParams } from "./client.js";
+import { call } from "./client.js";
 import type { Credentials } from "./client.js";
 import { freshPostgresSchema, postgresAvailable } from "./postgres.js";
 import { startProcess } from "./process.js";
@@ -35,27 +35,6 @@ export async function faultSuiteRuns(name: string): Promise<boolean> {
 
 /** A request that has not completed after this long counts as hung. */
 export const HUNG_MS = 30_000;
-
-export async function call(
-  base: string,
-  method: string,
-  route: string,
-  as: Credentials | undefined,
-  params: Record<string, string> = {},
-  timeoutMs = HUNG_MS,
-): Promise<{ status: number; body: Json }> {
-  const query = method === "GET" ? `?${encodeParams(params).toString()}` : "";
-  const res = await fetch(`${base}${route}${query}`, {
-    method,
-    headers: {
-      ...(as === undefined ? {} : { authorization: basicAuthHeader(as) }),
-      ...(method === "GET" ? {} : { "content-type": "application/x-www-form-urlencoded" }),
-    },
-    ...(method === "GET" ? {} : { body: encodeParams(params).toString() }),
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 /** Polls `probe` every 200 ms until it returns true (at most `ms`). */
 export async function until(probe: () => Promise<boolean>, ms = 60_000): Promise<void> {

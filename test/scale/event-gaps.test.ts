@@ -9,7 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Credentials } from "../helpers/client.js";
-import { HUNG_MS, call, faultSuiteRuns, startDeployment, until } from "../helpers/backend-faults.js";
+import { HUNG_MS, faultSuiteRuns, startDeployment, until } from "../helpers/backend-faults.js";
+import { call } from "../helpers/client.js";
 import type { Deployment, Json, ServerProcess } from "../helpers/backend-faults.js";
 
 const runs = await faultSuiteRuns("event-gap tests");

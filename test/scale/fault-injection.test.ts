@@ -8,7 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Credentials } from "../helpers/client.js";
-import { HUNG_MS, call, faultSuiteRuns, startDeployment, until } from "../helpers/backend-faults.js";
+import { HUNG_MS, faultSuiteRuns, startDeployment, until } from "../helpers/backend-faults.js";
+import { call } from "../helpers/client.js";
+import type { ApiResponse } from "../helpers/client.js";
 import type { Deployment, Json, ServerProcess } from "../helpers/backend-faults.js";
 import type { TcpProxy } from "../helpers/tcp-proxy.js";
 
@@ -67,14 +69,20 @@ const unavailable = (backend: string) => ({
       };
       const senders = [sender(a), sender(b), sender(a)];
 
+      const answer = async (r: Promise<ApiResponse>) => {
+        const { status, body } = await r;
+        return { status, body };
+      };
       const register = () =>
-        call(a.url, "POST", "/api/v1/register", hamlet, { event_types: JSON.stringify(["message"]) });
+        answer(call(a.url, "POST", "/api/v1/register", hamlet, { event_types: JSON.stringify(["message"]) }));
       const send = () =>
-        call(a.url, "POST", "/api/v1/messages", d.owner, {
-          type: "private",
-          to: JSON.stringify([hamlet.id]),
-          content: "probe",
-        });
+        answer(
+          call(a.url, "POST", "/api/v1/messages", d.owner, {
+            type: "private",
+            to: JSON.stringify([hamlet.id]),
+            content: "probe",
+          }),
+        );
       const faults: [string, TcpProxy, "refuse" | "drop", () => Promise<{ status: number; body: Json }>][] = [
         ["Redis", a.redis, "refuse", register],
         ["Redis", a.redis, "drop", register],

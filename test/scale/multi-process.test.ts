@@ -10,7 +10,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { basicAuthHeader, encodeParams } from "../helpers/client.js";
+import { call } from "../helpers/client.js";
 import type { Credentials } from "../helpers/client.js";
 import { freshPostgresSchema, postgresAvailable } from "../helpers/postgres.js";
 import { startProcess } from "../helpers/process.js";
@@ -24,27 +24,6 @@ if (!servicesUp) process.stdout.write("SKIPPED multi-process tests: PostgreSQL o
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies of any shape
 type Json = any;
-
-async function call(
-  base: string,
-  method: string,
-  route: string,
-  as: Credentials | undefined,
-  params: Record<string, string> = {},
-  signal?: AbortSignal,
-): Promise<{ status: number; body: Json }> {
-  const query = method === "GET" ? `?${encodeParams(params).toString()}` : "";
-  const res = await fetch(`${base}${route}${query}`, {
-    method,
-    headers: {
-      ...(as === undefined ? {} : { authorization: basicAuthHeader(as) }),
-      ...(method === "GET" ? {} : { "content-type": "application/x-www-form-urlencoded" }),
-    },
-    ...(method === "GET" ? {} : { body: encodeParams(params).toString() }),
-    ...(signal === undefined ? {} : { signal }),
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 (servicesUp ? describe : describe.skip)("two server processes on PostgreSQL + Redis", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "scale-"));

@@ -564,6 +564,12 @@ export async function main(args: string[]): Promise<void> {
       "Name a command: serve, send-webhook-fixture, new-integration, export-template, test-integration, integrations, integration-url, botserverrc, create-bot, run-bot",
     )
     .strict()
+    // yargs turns a number option's unreadable value into NaN; refuse it instead of running with it.
+    .check((argv) => {
+      const bad = Object.entries(argv).find(([k, v]) => Number.isNaN(v) && !/[A-Z]/.test(k));
+      if (bad !== undefined) throw new Error(`--${bad[0]} takes a number`);
+      return true;
+    })
     .fail((msg: string | null, err: Error | undefined) => {
       // One clear line, no usage dump and no stack trace (logs at --log-level debug have details).
       console.error(err instanceof Error ? err.message : (msg ?? "Failed"));

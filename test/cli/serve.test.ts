@@ -126,6 +126,18 @@ describe("chat-server serve", () => {
     expect(named).toEqual(listed);
   });
 
+  it("refuses a number option given something else, naming it", async () => {
+    const { code, output } = await runProcess([
+      "bin/chat-server.js",
+      "serve",
+      "--port",
+      "0",
+      "--outgoing-webhook-timeout",
+      "ten",
+    ]);
+    expect({ code, output }).toEqual({ code: 1, output: "--outgoing-webhook-timeout takes a number\n" });
+  });
+
   it("fails clearly on an unusable database URL", async () => {
     const { code, output } = await runProcess([
       "bin/chat-server.js",

@@ -832,39 +832,18 @@ describe("outgoing webhooks: durability", () => {
   });
 
   it("claims a job for its attempt's timeout plus the lease grace (--outgoing-webhook-lease-grace)", async () => {
-    const clock = new ManualClock();
-    const endpoint = await new FakeBotEndpoint().listen();
-    cleanups.push(() => endpoint.close());
-    endpoint.answer = () => ({ hang: true });
-    const running = await startServer(
-      defaultConfig({
-        port: 0,
-        dataDir: ":memory:",
-        ownerEmail: "iago@zulip.com",
-        ownerName: "Iago",
-        botDomain: "zulip.com",
-        rateLimit: null,
-        logLevel: "silent",
-        outgoingWebhooks: webhookConfig({ timeoutSeconds: 7, leaseGraceMs: 4_000 }),
-        outgoingWebhookAllow: LOOPBACK_ALLOW,
-      }),
-      { clock, logger: silentLogger, ownerPassword: "pw" },
-    );
-    cleanups.push(() => running.close());
-    const iago = running.firstStart!.owner;
-    const { bot } = await running.services.users.createBot(iago, {
-      fullName: "Outgoing Bot",
-      shortName: "outgoing",
-      botType: 3,
-      payloadUrl: endpoint.url,
+    const s = await setup({ config: { timeoutSeconds: 7, leaseGraceMs: 4_000 } });
+    s.endpoint.answer = () => ({ hang: true });
+    await s.server.api.post("/api/v1/messages", {
+      as: s.server.users.iago,
+      params: { type: "private", to: JSON.stringify([s.bot.id]), content: "slow" },
     });
-    await running.services.messages.send(iago, { type: "private", to: [bot.email], content: "slow" });
-    await until(() => endpoint.received.length === 1);
+    await until(() => s.endpoint.received.length === 1);
     // While the attempt runs, no worker (of this process or another) may take the job before
     // 7 s + 4 s from the claim: a process killed now would leave it due exactly then.
-    const jobs = await running.services.outgoing.jobs();
+    const jobs = await s.server.running.services.outgoing.jobs();
     expect(jobs.map((j) => ({ attempts: j.attempts, due: j.nextAttemptAtMs }))).toEqual([
-      { attempts: 1, due: clock.now() + 11_000 },
+      { attempts: 1, due: s.clock.now() + 11_000 },
     ]);
   });
 

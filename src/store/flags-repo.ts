@@ -25,6 +25,8 @@ import type { FlagFilter, UnreadState } from "./unread-state.js";
 export type { UnreadGroup, UnreadState } from "./unread-state.js";
 
 const READ = 1;
+/** The first key of the PostgreSQL advisory locks that serialise one user's flag changes ("flag"). */
+const FLAG_LOCK_CLASS = 0x666c6167;
 /** How many message ids a range walks before it reads stream by stream instead. */
 const SCAN_WINDOW = 5_000;
 /** Narrow conditions with an index of their own (see range). */
@@ -278,8 +280,21 @@ export class FlagsRepo {
     return rows.map((r) => Number(r.id));
   }
 
+  /**
+   * Serialises the user's flag changes until the transaction ends. A change reads the user's
+   * flags and writes them back, moves watermarks and drops rows: two at once for one user (two
+   * clients marking messages read) lost one's write or deadlocked on PostgreSQL. SQLite
+   * transactions never interleave (sqlite.ts); outside a transaction this holds nothing.
+   */
+  async lockUser(userId: number): Promise<void> {
+    if (this.db.dialect === "postgres") {
+      await this.db.get("SELECT pg_advisory_xact_lock(?, ?)", [FLAG_LOCK_CLASS, userId]);
+    }
+  }
+
   /** Every message marked read: the watermarks at the newest message, the rows read, none left redundant. */
   async markAllRead(userId: number): Promise<void> {
+    await this.lockUser(userId);
     await this.db.run("UPDATE subscriptions SET read_upto = ? WHERE user_id = ?", [
       await this.rows.maxId(),
       userId,
@@ -297,6 +312,7 @@ export class FlagsRepo {
    * move the watermark over what is read and drop the rows that became redundant.
    */
   async changeFlag(userId: number, bit: number, add: boolean, filter: FlagFilter): Promise<number[]> {
+    await this.lockUser(userId);
     if (filter.messageIds === undefined && filter.streamId === undefined) {
       if (bit === READ && add) {
         const changed = (await this.unreadRows(userId, Number.MAX_SAFE_INTEGER)).map((r) => r.id);

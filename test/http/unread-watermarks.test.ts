@@ -439,3 +439,32 @@ describe("moves and deletes", () => {
     expect((await unreadMsgs(othello))["count"]).toBe(1);
   });
 });
+
+describe("concurrent flag changes of one user", () => {
+  // Each change writes the user's rows, moves the stream's watermark and drops redundant rows. Two
+  // of them at once once took their row and subscription locks in opposite orders and PostgreSQL
+  // aborted one as a deadlock (a 500 for the client).
+  it("all succeed, and the result is what they asked for together", async () => {
+    const { hamlet, othello } = server.users;
+    const denmark = await createStream(server, "Denmark", [hamlet, othello]);
+    const ids: number[] = [];
+    for (let i = 0; i < 60; i++) ids.push(await streamMsg(hamlet, "Denmark", `t${i % 4}`, `m${i}`));
+    // Read out of order: rows above the watermark, which each later change may make redundant.
+    const odd = ids.filter((_, i) => i % 2 === 1);
+    expect(await flags(othello, odd, "add", "read")).toEqual({ ...ok, messages: odd });
+
+    const post = (url: string, params: Record<string, unknown>) =>
+      server.api.post(url, { as: othello, params });
+    const requests = ids.flatMap((id, i) => [
+      post("/api/v1/messages/flags", { messages: [id], op: "add", flag: "read" }),
+      post("/api/v1/messages/flags", { messages: [id], op: "add", flag: "starred" }),
+      ...(i % 10 === 0
+        ? [post("/api/v1/mark_topic_as_read", { stream_id: denmark, topic_name: `t${i % 4}` })]
+        : []),
+    ]);
+    const answers = await Promise.all(requests);
+    expect(answers.filter((a) => a.status !== 200).map((a) => a.body)).toEqual([]);
+    expect(await unreadIds(othello)).toEqual([]);
+    expect((await fetchIds(othello, [["is", "starred"]])).map(([id]) => id)).toEqual(ids);
+  });
+});

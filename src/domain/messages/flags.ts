@@ -116,6 +116,7 @@ export async function updateFlags(
   }
   const bit = Flag[flag as FlagName];
   const changed = await deps.store.transaction(async ({ flags: repo }) => {
+    await repo.lockUser(user.id);
     if (flag === "starred" && op === "add") {
       for (const id of historical) await repo.insertUserMessage(user.id, id, HISTORICAL_FLAGS);
     }

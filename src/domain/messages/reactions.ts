@@ -36,6 +36,7 @@ export async function addReaction(
   if (existing !== undefined) name = existing.emojiName;
   const reaction: Reaction = { messageId, userId: user.id, emojiName: name, emojiCode: code, reactionType };
   const added = await deps.store.transaction(async (repos) => {
+    await repos.flags.lockUser(user.id);
     await repos.flags.insertUserMessage(user.id, messageId, HISTORICAL_FLAGS);
     return repos.reactions.add(reaction);
   });

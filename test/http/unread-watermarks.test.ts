@@ -13,6 +13,7 @@ import {
   unsubscribe,
 } from "./message-helpers.js";
 import type { MessagingServer } from "./message-helpers.js";
+import type { ParamValue } from "../helpers/client.js";
 import type { TestUser } from "../helpers/test-server.js";
 import { UsersRepo } from "../../src/store/users-repo.js";
 import { repoStore } from "../../src/store/repos.js";
@@ -453,7 +454,7 @@ describe("concurrent flag changes of one user", () => {
     const odd = ids.filter((_, i) => i % 2 === 1);
     expect(await flags(othello, odd, "add", "read")).toEqual({ ...ok, messages: odd });
 
-    const post = (url: string, params: Record<string, unknown>) =>
+    const post = (url: string, params: Record<string, ParamValue>) =>
       server.api.post(url, { as: othello, params });
     const requests = ids.flatMap((id, i) => [
       post("/api/v1/messages/flags", { messages: [id], op: "add", flag: "read" }),

@@ -6,6 +6,29 @@ import { hideBin } from "yargs/helpers";
 // Each command loads what it runs when it runs (`import()`): `--help` and the small commands do
 // not pay for the server's modules, and the compiled build (bin/build.js) puts each in a chunk.
 
+/**
+ * What a number option accepts besides being a number: 0 or more for every one (a count, a size, a
+ * number of seconds), and these bounds for the rest.
+ */
+const NUMBER_BOUNDS: Record<string, { max?: number; min?: number; whole?: true }> = {
+  port: { max: 65535, whole: true },
+  "botserver-port": { max: 65535, whole: true },
+  "outgoing-webhook-retry-jitter": { max: 1 },
+  "outgoing-webhook-max-attempts": { min: 1, whole: true },
+  deliveries: { max: 200, whole: true },
+  workers: { min: 1, whole: true },
+};
+
+/** Why a number option's value is refused (undefined: accepted). */
+export function numberOptionProblem(name: string, value: number): string | undefined {
+  if (Number.isNaN(value)) return `--${name} takes a number`;
+  const { min = 0, max = Infinity, whole = false } = NUMBER_BOUNDS[name] ?? {};
+  if (value >= min && value <= max && (!whole || Number.isInteger(value))) return undefined;
+  const what = whole ? "a whole number" : "a number";
+  const range = max === Infinity ? `of ${min} or more` : `from ${min} to ${max}`;
+  return `--${name} takes ${what} ${range}, not ${value}`;
+}
+
 export async function main(args: string[]): Promise<void> {
   await yargs(args)
     .scriptName("chat-server")
@@ -564,10 +587,14 @@ export async function main(args: string[]): Promise<void> {
       "Name a command: serve, send-webhook-fixture, new-integration, export-template, test-integration, integrations, integration-url, botserverrc, create-bot, run-bot",
     )
     .strict()
-    // yargs turns a number option's unreadable value into NaN; refuse it instead of running with it.
+    // yargs turns a number option's unreadable value into NaN and passes any number on: refuse
+    // both instead of running with them. (Each option is also there in camelCase: skipped.)
     .check((argv) => {
-      const bad = Object.entries(argv).find(([k, v]) => Number.isNaN(v) && !/[A-Z]/.test(k));
-      if (bad !== undefined) throw new Error(`--${bad[0]} takes a number`);
+      for (const [name, value] of Object.entries(argv)) {
+        if (typeof value !== "number" || /[A-Z]/.test(name)) continue;
+        const problem = numberOptionProblem(name, value);
+        if (problem !== undefined) throw new Error(problem);
+      }
       return true;
     })
     .fail((msg: string | null, err: Error | undefined) => {

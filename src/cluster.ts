@@ -9,7 +9,8 @@ export interface WorkerReady {
 }
 
 /**
- * Why `serve --workers N` cannot run with these settings, or undefined when it can. Several
+ * Why `serve --workers N` cannot run with these settings, or undefined when it can (N is a whole
+ * number ≥ 1: the command line checked it). Several
  * processes need a store they can all open (PostgreSQL) and Redis for what they share (event
  * queues, rate limits, invalidations): SQLite and in-process queues belong to one process.
  */
@@ -19,10 +20,7 @@ export function workersProblem(opts: {
   redisUrl: string | undefined;
   botserverConfig: string | undefined;
 }): string | undefined {
-  if (!Number.isInteger(opts.workers) || opts.workers < 1) {
-    return `--workers must be a whole number ≥ 1, not '${opts.workers}'`;
-  }
-  if (opts.workers === 1) return undefined;
+  if (opts.workers <= 1) return undefined;
   const missing: string[] = [];
   if (opts.databaseUrl === undefined || !/^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
     missing.push("PostgreSQL (--database postgres://…)");

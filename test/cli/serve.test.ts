@@ -138,6 +138,23 @@ describe("chat-server serve", () => {
     expect({ code, output }).toEqual({ code: 1, output: "--outgoing-webhook-timeout takes a number\n" });
   });
 
+  it.each([
+    [["--outgoing-webhook-timeout", "-5"], "--outgoing-webhook-timeout takes a number of 0 or more, not -5"],
+    [["--port", "70000"], "--port takes a whole number from 0 to 65535, not 70000"],
+    [
+      ["--outgoing-webhook-retry-jitter", "1.5"],
+      "--outgoing-webhook-retry-jitter takes a number from 0 to 1, not 1.5",
+    ],
+    [["--workers", "0"], "--workers takes a whole number of 1 or more, not 0"],
+    [
+      ["--outgoing-webhook-max-attempts", "2.5"],
+      "--outgoing-webhook-max-attempts takes a whole number of 1 or more, not 2.5",
+    ],
+  ])("refuses a number out of its option's range: %j", async (option, message) => {
+    const { code, output } = await runProcess(["bin/chat-server.js", "serve", ...option]);
+    expect({ code, output }).toEqual({ code: 1, output: `${message}\n` });
+  });
+
   it("fails clearly on an unusable database URL", async () => {
     const { code, output } = await runProcess([
       "bin/chat-server.js",

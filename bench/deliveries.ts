@@ -2,7 +2,8 @@
  * The delivery log's cost on the webhook path (issue 15), run by `npm run bench` (section
  * "deliveries") or alone:
  *
- *   node bin/run-ts.js bench/deliveries.ts [--quick] [--rounds N] [--cpu-prof DIR] [--against DIR] [--tracing]
+ *   node bin/run-ts.js bench/deliveries.ts [--quick] [--rounds N] [--cpu-prof DIR] [--against DIR]
+ *     [--tracing [--sample RATIO]]
  *
  * Two real `chat-server serve` processes run side by side (fresh SQLite file store each, API and
  * webhook rate limits off): one with the delivery log on, one with `--no-delivery-log`. Both get
@@ -40,7 +41,9 @@
  * With `--tracing` the same comparison measures OpenTelemetry tracing instead (issue 27's target:
  * webhook throughput within 5 % with tracing on): both servers log deliveries (and serve /metrics,
  * always on), the "on" one exports every span over OTLP/HTTP to a sink in this process
- * (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`); `exportRequests` counts what the sink received.
+ * (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`); `exportRequests` counts what the sink received. With
+ * `--sample RATIO` the "on" server records that share of the traces (`OTEL_TRACES_SAMPLER=
+ * parentbased_traceidratio`, `OTEL_TRACES_SAMPLER_ARG=RATIO`: what a busy deployment would set).
  * With `--cpu-prof DIR` both servers run under `node --cpu-prof` (profiles written to DIR/on and DIR/off on exit,
  * one per thread: the log's writer thread and tsx's loader threads too; summarise with
  * bench/profile-summary.ts); CPU figures are then inflated.
@@ -108,7 +111,7 @@ interface Burst {
 }
 
 /** What differs between the two servers: the delivery log (the default) or tracing. */
-type Variant = { kind: "log" } | { kind: "tracing"; tracesUrl: string };
+type Variant = { kind: "log" } | { kind: "tracing"; tracesUrl: string; sampleRatio?: number | undefined };
 
 async function startServer(
   logOn: boolean,
@@ -139,9 +142,12 @@ async function startServer(
     ...(logOn || against !== undefined || variant.kind === "tracing" ? [] : ["--no-delivery-log"]),
   ];
   const tracing = variant.kind === "tracing" && logOn ? variant.tracesUrl : "";
+  const ratio = variant.kind === "tracing" ? variant.sampleRatio : undefined;
   const chat = startProcess(args, {
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: tracing,
     OTEL_EXPORTER_OTLP_ENDPOINT: "",
+    OTEL_TRACES_SAMPLER: ratio === undefined ? "" : "parentbased_traceidratio",
+    OTEL_TRACES_SAMPLER_ARG: ratio === undefined ? "" : String(ratio),
   });
   try {
     const url = (await chat.waitFor(/Chat server listening on (http:\/\/\S+)/))[1]!;
@@ -244,14 +250,23 @@ async function traceSink(): Promise<{ url: string; requests: () => number; close
 
 export async function deliveriesBench(
   quick: boolean,
-  opts: { rounds?: number; cpuProfDir?: string; against?: string; tracing?: boolean } = {},
+  opts: {
+    rounds?: number;
+    cpuProfDir?: string;
+    against?: string;
+    tracing?: boolean;
+    sampleRatio?: number;
+  } = {},
 ): Promise<Record<string, unknown>> {
   const rounds = opts.rounds ?? (quick ? 4 : 12);
   const burstSec = quick ? 2 : 4;
   const warmupSec = quick ? 2 : 4;
   const loadBefore = os.loadavg()[0]!;
   const sink = opts.tracing === true ? await traceSink() : undefined;
-  const variant: Variant = sink === undefined ? { kind: "log" } : { kind: "tracing", tracesUrl: sink.url };
+  const variant: Variant =
+    sink === undefined
+      ? { kind: "log" }
+      : { kind: "tracing", tracesUrl: sink.url, sampleRatio: opts.sampleRatio };
   let off: Server | undefined;
   let on: Server | undefined;
   try {
@@ -302,6 +317,7 @@ export async function deliveriesBench(
       perRound,
       ...(opts.against === undefined ? {} : { against: opts.against }),
       ...(sink === undefined ? {} : { compared: "tracing", exportRequests: sink.requests() }),
+      ...(opts.sampleRatio === undefined ? {} : { sampleRatio: opts.sampleRatio }),
       fixture: `integrations/github/fixtures/cases/${FIXTURE}.json`,
     };
   } finally {
@@ -320,11 +336,13 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.res
   const rounds = opt("--rounds");
   const cpuProf = opt("--cpu-prof");
   const against = opt("--against");
+  const sample = opt("--sample");
   const result = await deliveriesBench(argv.includes("--quick"), {
     ...(rounds === undefined ? {} : { rounds: Number(rounds) }),
     ...(cpuProf === undefined ? {} : { cpuProfDir: path.resolve(cpuProf) }),
     ...(against === undefined ? {} : { against: path.resolve(against) }),
     tracing: argv.includes("--tracing"),
+    ...(sample === undefined ? {} : { sampleRatio: Number(sample) }),
   });
   process.stdout.write(JSON.stringify(result, null, 2) + "\n");
 }

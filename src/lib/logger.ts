@@ -80,12 +80,17 @@ export interface RequestContext {
   traceId: string;
   /** This server's span for the request: the parent id of the requests it makes. */
   spanId: string;
+  /**
+   * Whether the trace is sampled (`traceparent`'s flag): the caller's decision, or tracing's
+   * sampler (`OTEL_TRACES_SAMPLER`) for a trace that starts here; passed on to the requests it makes.
+   */
+  sampled: boolean;
 }
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();
 
 const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
-const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
 /** The context of a request that arrived with these headers (invalid or missing ones are replaced). */
 export function contextFromHeaders(
@@ -93,11 +98,13 @@ export function contextFromHeaders(
   traceparent: string | undefined,
 ): RequestContext {
   const trace = traceparent === undefined ? null : TRACEPARENT.exec(traceparent.trim());
-  const traceId = trace?.[1] !== undefined && !/^0+$/.test(trace[1]) ? trace[1] : randomHex(16);
+  // The caller's trace, unless its id is all zeros (invalid).
+  const caller = trace !== null && !/^0+$/.test(trace[1]!) ? trace : undefined;
   return {
     requestId: requestId !== undefined && REQUEST_ID.test(requestId) ? requestId : crypto.randomUUID(),
-    traceId,
+    traceId: caller?.[1] ?? randomHex(16),
     spanId: randomHex(8),
+    sampled: caller === undefined || (parseInt(caller[3]!, 16) & 1) === 1,
   };
 }
 
@@ -121,5 +128,9 @@ function randomHex(bytes: number): string {
 export function propagationHeaders(): Record<string, string> {
   const context = requestContext.getStore();
   if (context === undefined) return {};
-  return { "x-request-id": context.requestId, traceparent: `00-${context.traceId}-${context.spanId}-01` };
+  const flags = context.sampled ? "01" : "00";
+  return {
+    "x-request-id": context.requestId,
+    traceparent: `00-${context.traceId}-${context.spanId}-${flags}`,
+  };
 }

@@ -73,7 +73,7 @@ function parentOf(context: RequestContext | undefined, remote: boolean): Context
   return trace.setSpanContext(ROOT_CONTEXT, {
     traceId: context.traceId,
     spanId: context.spanId,
-    traceFlags: TraceFlags.SAMPLED,
+    traceFlags: context.sampled ? TraceFlags.SAMPLED : TraceFlags.NONE,
     isRemote: remote,
   });
 }
@@ -102,10 +102,11 @@ export async function serverSpan<T>(
     callerSpanId === undefined ? ROOT_CONTEXT : parentOf({ ...base, spanId: callerSpanId }, true);
   const span = tracer.startSpan("request", { kind: SpanKind.SERVER }, parent);
 
-  const { traceId, spanId } = span.spanContext();
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  const sampled = (traceFlags & TraceFlags.SAMPLED) !== 0;
   let error: unknown;
   try {
-    return await serve({ ...base, traceId, spanId });
+    return await serve({ ...base, traceId, spanId, sampled });
   } catch (err) {
     error = err;
     throw err;
@@ -136,11 +137,12 @@ export async function withSpan<T>(
     },
     parentOf(current, false),
   );
-  const { traceId, spanId } = span.spanContext();
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  const sampled = (traceFlags & TraceFlags.SAMPLED) !== 0;
   let error: unknown;
   try {
     const requestId = current?.requestId ?? crypto.randomUUID();
-    return await requestContext.run({ requestId, traceId, spanId }, fn);
+    return await requestContext.run({ requestId, traceId, spanId, sampled }, fn);
   } catch (err) {
     error = err;
     throw err;

@@ -226,6 +226,32 @@ describe("traces across the chat server and the bot server", () => {
     expect([logged(chat), logged(bots)]).toEqual([true, true]);
   }, 90_000);
 
+  it("records nothing of a trace its caller did not sample, in either process, and passes the decision on", async () => {
+    const queue = await EventQueue.register(api, owner);
+    const mention = async (traceparent: string, content: string): Promise<void> => {
+      const sent = await api.post("/api/v1/messages", {
+        as: owner,
+        headers: { traceparent },
+        params: { type: "stream", to: "general", topic: "sampling", content: `@**helloworld** ${content}` },
+      });
+      expect(sent.status).toBe(200);
+      const id = sent.body.id as number;
+      await queue.waitForMessage((m) => m.sender_email === "helloworld-bot@example.com" && m.id > id);
+    };
+    const unsampled = "5bf92f3577b34da6a3ce929d0e0e4737";
+    await mention(`00-${unsampled}-00f067aa0ba902b8-00`, "not sampled");
+    // The same path sampled, after it: once its spans from both processes have arrived, those the
+    // first mention would have made (ended before them, exported in order) would have too.
+    await mention("00-6bf92f3577b34da6a3ce929d0e0e4738-00f067aa0ba902b9-01", "sampled");
+    const isSend = (s: ReceivedSpan) => s.service === "chat-server" && s.name === "POST /api/v1/messages";
+    await spansWhere((all) => all.some((s) => isSend(s) && s.parentSpanId === "00f067aa0ba902b9"));
+    await followMentionToReply(spans.find((s) => isSend(s) && s.parentSpanId === "00f067aa0ba902b9")!);
+
+    expect(spans.filter((s) => s.traceId === unsampled)).toEqual([]);
+    // The bot server was told the trace id and the decision: its log lines name the trace.
+    expect(bots.output()).toContain(`trace_id="${unsampled}"`);
+  }, 90_000);
+
   it("traces an incoming webhook through its message and fan-out", async () => {
     // As a service would: the URL integration-url prints, then one POST of the service's payload.
     const made = await runProcess([

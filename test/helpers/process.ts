@@ -51,9 +51,10 @@ function captured(
           if (m) {
             clearTimeout(timer);
             resolve(m);
-          } else if (child.exitCode !== null) {
+          } else if (child.exitCode !== null || child.signalCode !== null) {
             clearTimeout(timer);
-            reject(new Error(`Process exited (${child.exitCode}) before ${String(re)}; output:\n${out}`));
+            const how = child.exitCode ?? child.signalCode;
+            reject(new Error(`Process exited (${how}) before ${String(re)}; output:\n${out}`));
           } else {
             waiters.push(check);
           }

@@ -58,12 +58,16 @@ describe("log lines and propagation", () => {
   it("adds request_id and trace_id to every line written inside a request's context", () => {
     const lines: string[] = [];
     const logger = createLogger("info", (l) => lines.push(l), { format: "json" });
-    requestContext.run({ requestId: "r-1", traceId: TRACE, spanId: CALLER_SPAN }, () => {
+    requestContext.run({ requestId: "r-1", traceId: TRACE, spanId: CALLER_SPAN, sampled: true }, () => {
       logger.info("inside", { n: 1 });
       expect(propagationHeaders()).toEqual({
         "x-request-id": "r-1",
         traceparent: `00-${TRACE}-${CALLER_SPAN}-01`,
       });
+    });
+    // A trace its caller did not sample is passed on as not sampled (flags 00).
+    requestContext.run({ requestId: "r-2", traceId: TRACE, spanId: CALLER_SPAN, sampled: false }, () => {
+      expect(propagationHeaders()["traceparent"]).toBe(`00-${TRACE}-${CALLER_SPAN}-00`);
     });
     logger.info("outside");
     expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
@@ -120,5 +124,24 @@ describe("log lines and propagation", () => {
     expect(traceparent).toMatch(new RegExp(`^00-${TRACE}-[0-9a-f]{16}-01$`));
     // The chat server's own span is the parent now, not the caller's.
     expect(traceparent.split("-")[2]).not.toBe(CALLER_SPAN);
+
+    // A caller that did not sample its trace: the webhook says so too (flags 00).
+    const unsampled = await fetch(`${t.url}/api/v1/messages`, {
+      method: "POST",
+      headers: {
+        authorization: basic(t.users.hamlet),
+        "content-type": "application/x-www-form-urlencoded",
+        traceparent: `00-${TRACE}-${CALLER_SPAN}-00`,
+      },
+      body: new URLSearchParams({
+        type: "private",
+        to: JSON.stringify([bot.body.email as string]),
+        content: "again",
+      }),
+    });
+    expect(unsampled.status).toBe(200);
+    await t.running.services.outgoing.idle();
+    expect(received).toHaveLength(2);
+    expect(received[1]!["traceparent"]).toMatch(new RegExp(`^00-${TRACE}-[0-9a-f]{16}-00$`));
   });
 });

@@ -120,15 +120,17 @@ export async function serverSpan<T>(
 
 /**
  * Runs `fn` under a child span of the current request context's span (a new trace outside any
- * request); requests made inside carry the child as their parent. Without tracing, runs `fn`.
+ * request); requests made inside carry the child as their parent. Without tracing, or inside a
+ * trace that is not sampled, runs `fn` alone (requests made inside pass the decision on).
  */
 export async function withSpan<T>(
   name: string,
   options: { kind?: SpanKind; attributes?: Attributes },
   fn: () => Promise<T>,
 ): Promise<T> {
-  if (tracer === undefined) return fn();
   const current = requestContext.getStore();
+  // Tracing off, or a trace not sampled (its spans would not be recorded): nothing to make.
+  if (tracer === undefined || current?.sampled === false) return fn();
   const span = tracer.startSpan(
     name,
     {

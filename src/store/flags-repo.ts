@@ -352,7 +352,7 @@ export class FlagsRepo {
     }
     if (writes.length === 0) return [];
     const changed = writes.map((w) => w[1]).sort((a, b) => a - b);
-    await this.rows.upsertRows(writes);
+    await this.rows.upsertRows(writes, add ? { set: bit, clear: 0 } : { set: 0, clear: bit });
     if (bit === READ && add) {
       const streams = await this.db.all<{ stream_id: number }>(
         `SELECT DISTINCT stream_id FROM messages WHERE id IN ${jsonIdsIn(this.db)} AND recipient_flags IS NOT NULL`,
@@ -420,13 +420,22 @@ export class FlagsRepo {
     await this.rows.upsertRows([[userId, messageId, flags]]);
   }
 
-  /** Sets several users' flags of one message. */
+  /**
+   * Sets the `mask` bits of several users' flags of one message to those of `flags` (the user's
+   * whole flags when they have no row yet); the user's other bits stay as they are when written.
+   */
   async setUserFlags(
     messageId: number,
+    mask: number,
     changes: readonly { userId: number; flags: number }[],
   ): Promise<void> {
     if (changes.length === 0) return;
-    await this.rows.upsertRows(changes.map((c) => [c.userId, messageId, c.flags]));
+    const bySet = new Map<number, [number, number, number][]>();
+    for (const c of changes) {
+      const set = c.flags & mask;
+      bySet.set(set, [...(bySet.get(set) ?? []), [c.userId, messageId, c.flags]]);
+    }
+    for (const [set, rows] of bySet) await this.rows.upsertRows(rows, { set, clear: mask & ~set });
     for (const c of changes) await this.dropRedundantRows(c.userId, { messageIds: [messageId] });
   }
 }

@@ -469,3 +469,53 @@ describe("concurrent flag changes of one user", () => {
     expect((await fetchIds(othello, [["is", "starred"]])).map(([id]) => id)).toEqual(ids);
   });
 });
+
+describe("an edit while a recipient changes flags", () => {
+  // An edit rewrites each recipient's mention bits. Read and written back whole, it overwrote a
+  // star that the recipient set in between; both now change only their own bits.
+  it("keeps the recipient's stars and reads, and the edit's mentions", async () => {
+    const { hamlet, othello } = server.users;
+    await createStream(server, "Denmark", [hamlet, othello]);
+    const ids: number[] = [];
+    for (let i = 0; i < 12; i++)
+      ids.push(await streamMsg(hamlet, "Denmark", "t", `m${i} @**Othello, the Moor of Venice**`));
+
+    const edits = (async () => {
+      for (let round = 0; round < 4; round++) {
+        for (const id of ids) {
+          const mention = round % 2 === 1; // the last round mentions him again
+          const res = await server.api.patch(`/api/v1/messages/${id}`, {
+            as: hamlet,
+            params: { content: mention ? `e${round} @**Othello, the Moor of Venice**` : `e${round}` },
+          });
+          expect(res.status).toBe(200);
+        }
+      }
+    })();
+    // Meanwhile he stars and unstars them, round by round, ending starred; and reads them.
+    const stars = (async () => {
+      for (let round = 0; round < 4; round++) {
+        for (const id of ids) {
+          const op = round % 2 === 1 ? "add" : "remove";
+          const res = await server.api.post("/api/v1/messages/flags", {
+            as: othello,
+            params: { messages: [id], op, flag: "starred" },
+          });
+          expect(res.status).toBe(200);
+        }
+      }
+    })();
+    const reads = ids.map((id) =>
+      server.api.post("/api/v1/messages/flags", {
+        as: othello,
+        params: { messages: [id], op: "add", flag: "read" },
+      }),
+    );
+    const answers = await Promise.all(reads);
+    await Promise.all([edits, stars]);
+    expect(answers.filter((a) => a.status !== 200).map((a) => a.body)).toEqual([]);
+    expect(await fetchIds(othello, [["stream", "Denmark"]])).toEqual(
+      ids.map((id) => [id, ["read", "starred", "mentioned"]]),
+    );
+  });
+});

@@ -99,14 +99,15 @@ export async function editMessage(
               content,
               rows.map((r) => r.userId).filter((u) => u !== message.senderId),
             );
+      const mentionBits = Flag.mentioned | Flag.wildcard_mentioned | Flag.has_alert_word;
       const changes = rows.flatMap((r) => {
-        let flags = r.flags & ~(Flag.mentioned | Flag.wildcard_mentioned | Flag.has_alert_word);
+        let flags = r.flags & ~mentionBits;
         if (mentioned.has(r.userId)) flags |= Flag.mentioned;
         if (rendered.wildcard) flags |= Flag.wildcard_mentioned;
         if (alerted.has(r.userId)) flags |= Flag.has_alert_word;
         return flags === r.flags ? [] : [{ userId: r.userId, flags }];
       });
-      await repos.flags.setUserFlags(id, changes);
+      await repos.flags.setUserFlags(id, mentionBits, changes);
       await linkAttachments(repos, message.senderId, id, content, true);
     }
     let ids = [id];

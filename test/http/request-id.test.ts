@@ -102,22 +102,26 @@ describe("log lines and propagation", () => {
     });
     expect(bot.status).toBe(200);
 
-    const send = await fetch(`${t.url}/api/v1/messages`, {
-      method: "POST",
-      headers: {
-        authorization: basic(t.users.hamlet),
-        "content-type": "application/x-www-form-urlencoded",
-        "X-Request-Id": "send-77",
-        traceparent: `00-${TRACE}-${CALLER_SPAN}-01`,
-      },
-      body: new URLSearchParams({
-        type: "private",
-        to: JSON.stringify([bot.body.email as string]),
-        content: "hello bot",
-      }),
-    });
-    expect(send.status).toBe(200);
-    await t.running.services.outgoing.idle();
+    /** Sends the bot a private message with these headers; resolves once its webhook went out. */
+    const sendToBot = async (headers: Record<string, string>, content: string): Promise<void> => {
+      const res = await fetch(`${t.url}/api/v1/messages`, {
+        method: "POST",
+        headers: {
+          authorization: basic(t.users.hamlet),
+          "content-type": "application/x-www-form-urlencoded",
+          ...headers,
+        },
+        body: new URLSearchParams({
+          type: "private",
+          to: JSON.stringify([bot.body.email as string]),
+          content,
+        }),
+      });
+      expect(res.status).toBe(200);
+      await t.running.services.outgoing.idle();
+    };
+
+    await sendToBot({ "X-Request-Id": "send-77", traceparent: `00-${TRACE}-${CALLER_SPAN}-01` }, "hello bot");
     expect(received).toHaveLength(1);
     expect(received[0]!["x-request-id"]).toBe("send-77");
     const traceparent = received[0]!["traceparent"] as string;
@@ -126,21 +130,7 @@ describe("log lines and propagation", () => {
     expect(traceparent.split("-")[2]).not.toBe(CALLER_SPAN);
 
     // A caller that did not sample its trace: the webhook says so too (flags 00).
-    const unsampled = await fetch(`${t.url}/api/v1/messages`, {
-      method: "POST",
-      headers: {
-        authorization: basic(t.users.hamlet),
-        "content-type": "application/x-www-form-urlencoded",
-        traceparent: `00-${TRACE}-${CALLER_SPAN}-00`,
-      },
-      body: new URLSearchParams({
-        type: "private",
-        to: JSON.stringify([bot.body.email as string]),
-        content: "again",
-      }),
-    });
-    expect(unsampled.status).toBe(200);
-    await t.running.services.outgoing.idle();
+    await sendToBot({ traceparent: `00-${TRACE}-${CALLER_SPAN}-00` }, "again");
     expect(received).toHaveLength(2);
     expect(received[1]!["traceparent"]).toMatch(new RegExp(`^00-${TRACE}-[0-9a-f]{16}-00$`));
   });

@@ -36,6 +36,8 @@ const ROW_ONLY_FLAGS = 2 | 4 | 8 | 512;
 
 export class FlagsRepo {
   private readonly rows: RecipientRowsRepo;
+  /** Users whose lock this repository's transaction holds (a transaction's repositories are its own). */
+  private readonly locked = new Set<number>();
 
   constructor(private readonly db: Queryable) {
     this.rows = new RecipientRowsRepo(db);
@@ -287,9 +289,10 @@ export class FlagsRepo {
    * transactions never interleave (sqlite.ts); outside a transaction this holds nothing.
    */
   async lockUser(userId: number): Promise<void> {
-    if (this.db.dialect === "postgres") {
-      await this.db.get("SELECT pg_advisory_xact_lock(?, ?)", [FLAG_LOCK_CLASS, userId]);
-    }
+    if (this.db.dialect !== "postgres" || this.locked.has(userId)) return;
+    await this.db.get("SELECT pg_advisory_xact_lock(?, ?)", [FLAG_LOCK_CLASS, userId]);
+    // Held until the transaction ends; outside one (the pool itself) it was released at once.
+    if (!("transaction" in this.db)) this.locked.add(userId);
   }
 
   /** Every message marked read: the watermarks at the newest message, the rows read, none left redundant. */
@@ -433,7 +436,9 @@ export class FlagsRepo {
     const bySet = new Map<number, [number, number, number][]>();
     for (const c of changes) {
       const set = c.flags & mask;
-      bySet.set(set, [...(bySet.get(set) ?? []), [c.userId, messageId, c.flags]]);
+      const group = bySet.get(set);
+      if (group === undefined) bySet.set(set, [[c.userId, messageId, c.flags]]);
+      else group.push([c.userId, messageId, c.flags]);
     }
     for (const [set, rows] of bySet) await this.rows.upsertRows(rows, { set, clear: mask & ~set });
     for (const c of changes) await this.dropRedundantRows(c.userId, { messageIds: [messageId] });

@@ -252,8 +252,13 @@ export function ChatPage({ store }: { store: ChatStore }) {
     return () => window.removeEventListener("keydown", onKey);
   });
   useEffect(() => {
-    const onHash = () => setNarrow(parseHash(window.location.hash, store.me.user_id));
+    const onHash = () => {
+      const next = parseHash(window.location.hash, store.me.user_id);
+      setNarrow((shown) => (narrowHash(shown) === narrowHash(next) ? shown : next));
+    };
     window.addEventListener("hashchange", onHash);
+    // The hash may have changed between the first render (which read it) and this listener.
+    onHash();
     return () => window.removeEventListener("hashchange", onHash);
   }, []);
   const go = (n: Narrow) => {

@@ -1,5 +1,6 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
+import { packageVersion } from "./lib/package-version.js";
 
 /* eslint-disable no-console -- this is the command line: it talks to the terminal */
 
@@ -603,6 +604,7 @@ export async function main(args: string[]): Promise<void> {
       if (!(err instanceof Error)) console.error("Run with --help for usage.");
       process.exit(1);
     })
+    .version(packageVersion())
     .help()
     .alias("h", "help")
     .parseAsync();

@@ -1,5 +1,6 @@
 /** The bot server's command line: options (Zulip's zulip-botserver flags) and start-up. */
 import yargs from "yargs";
+import { packageVersion } from "../../src/lib/package-version.js";
 import { parsePacing } from "../kit/index.js";
 import type { Logger } from "./app.js";
 import { loadBotConfigFile, loadBotServerConfig } from "./config.js";
@@ -98,7 +99,7 @@ export function cliParser(args: readonly string[]) {
       return true;
     })
     .strict()
-    .version(false)
+    .version(packageVersion())
     .help()
     .alias("help", "h")
     .wrap(100);

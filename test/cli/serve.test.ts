@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { basicAuthHeader } from "../helpers/client.js";
 import { freshPostgresSchema, postgresAvailable } from "../helpers/postgres.js";
-import { runProcess, startProcess } from "../helpers/process.js";
+import { runProcess, startProcess, startShell } from "../helpers/process.js";
 import type { RunningProcess } from "../helpers/process.js";
 
 const running: RunningProcess[] = [];
@@ -114,6 +114,24 @@ describe("chat-server serve", () => {
     expect(code).toBe(0);
     expect(output).toContain("--data-dir");
     expect(output).toContain("--database");
+  });
+
+  it("--version names this package's version, also when run inside another project", async () => {
+    const ours = (JSON.parse(fs.readFileSync("package.json", "utf8")) as { version: string }).version;
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "other-project-"));
+    fs.writeFileSync(path.join(elsewhere, "package.json"), '{"name":"other","version":"9.9.9"}');
+    try {
+      for (const bin of ["bin/chat-server.js", "bin/botserver.js"]) {
+        const p = startShell(`"${process.execPath}" "${path.resolve(bin)}" --version`, elsewhere);
+        expect({ bin, code: await p.stop("SIGCONT"), output: p.output() }).toEqual({
+          bin,
+          code: 0,
+          output: `${ours}\n`,
+        });
+      }
+    } finally {
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it("names every command --help lists when none is given", async () => {

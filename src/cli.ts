@@ -30,8 +30,23 @@ export function numberOptionProblem(name: string, value: number): string | undef
   return `--${name} takes ${what} ${range}, not ${value}`;
 }
 
+/**
+ * yargs renders a command's whole help text as it starts the command's handler, kept in case the
+ * handler fails (its `cacheHelpMessage`). Our `.fail` prints one line and never that help, and for
+ * `serve` the rendering (string-width over every option) took about a tenth of the start-up's CPU.
+ * Turned off on this parser; with a yargs that has no such hook, nothing changes.
+ */
+function withoutHelpCaching<T extends object>(parser: T): T {
+  type Internals = {
+    getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } };
+  };
+  const usage = (parser as Internals).getInternalMethods?.().getUsageInstance?.();
+  if (typeof usage?.cacheHelpMessage === "function") usage.cacheHelpMessage = () => undefined;
+  return parser;
+}
+
 export async function main(args: string[]): Promise<void> {
-  await yargs(args)
+  await withoutHelpCaching(yargs(args))
     .scriptName("chat-server")
     .usage("$0 <command> [options]")
     .command(

@@ -2,7 +2,9 @@
  * Calling outside services from a bot (xkcd, Wikipedia, GitHub, …) with `got`: JSON in, a typed
  * outcome out. Base URLs come from the bot's config so tests point them at recorded responses.
  */
-import got from "got";
+
+// got is loaded by the first call (the chat server loads the kit for its embedded bots; most of
+// them never call out).
 
 export interface JsonResponse {
   status: number;
@@ -28,6 +30,7 @@ export interface GetJsonOptions {
 export async function getJson(url: string, options: GetJsonOptions = {}): Promise<JsonResponse> {
   let status: number;
   let text: string;
+  const { default: got } = await import("got");
   try {
     const response = await got(url, {
       ...(options.searchParams ? { searchParams: options.searchParams } : {}),

@@ -1,4 +1,3 @@
-import got from "got";
 import { propagationHeaders } from "../../src/lib/logger.js";
 import { SpanKind, withSpan } from "../../src/lib/tracing.js";
 import { replyTarget } from "./dispatch.js";
@@ -154,6 +153,7 @@ export class ChatApiClient {
     );
     let status: number;
     let text: string;
+    const { default: got } = await import("got");
     try {
       const response = await withSpan("Zulip API POST user_uploads", { kind: SpanKind.CLIENT }, () =>
         got.post(url, {
@@ -203,6 +203,7 @@ export class ChatApiClient {
     let status: number;
     let text: string;
     let retryAfter: string | undefined;
+    const { default: got } = await import("got");
     try {
       const response = await withSpan(`Zulip API ${method}`, { kind: SpanKind.CLIENT }, () =>
         got(url, {

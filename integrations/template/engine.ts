@@ -1,7 +1,7 @@
 import { Drop, Liquid, Tag } from "liquidjs";
 import type { Emitter, TagToken, TopLevelToken } from "liquidjs";
-import { JsonableError } from "../../src/errors.js";
 import { isSecretName } from "../../src/lib/redact.js";
+import { RENDER_LIMIT_MS, TemplateError } from "./render-protocol.js";
 
 /**
  * The template integration's renderer: LiquidJS with every DoS limit set and no file system.
@@ -11,11 +11,6 @@ import { isSecretName } from "../../src/lib/redact.js";
 /** Largest template (topic + body), in characters (LiquidJS parseLimit). */
 export const PARSE_LIMIT = 20_000;
 /**
- * Longest render, in milliseconds (LiquidJS renderLimit): a render runs on the event loop, so this
- * is how long one template may hold the server (docs/reliability.md).
- */
-export const RENDER_LIMIT_MS = 100;
-/**
  * Largest allocation budget of one render (LiquidJS memoryLimit: strings, arrays, ranges), ten
  * times the largest body a template may produce.
  */
@@ -24,29 +19,6 @@ export const MEMORY_LIMIT = 100_000;
 export const MAX_BODY_CHARS = 10_000;
 /** Largest rendered topic (Zulip's topic length limit). */
 export const MAX_TOPIC_CHARS = 60;
-
-/** A template that cannot be parsed or rendered; names the template and where, when known. */
-export class TemplateError extends JsonableError {
-  override readonly code = "BAD_REQUEST";
-  constructor(
-    readonly template: "topic" | "body",
-    readonly reason: string,
-    readonly line: number | undefined,
-    readonly column: number | undefined,
-  ) {
-    super(
-      `Error in template_${template}` +
-        (line === undefined ? "" : ` at line ${line}, column ${column ?? 1}`) +
-        `: ${reason}`,
-    );
-  }
-  override data(): Record<string, unknown> {
-    return {
-      template: `template_${this.template}`,
-      ...(this.line === undefined ? {} : { line: this.line, column: this.column ?? 1 }),
-    };
-  }
-}
 
 /** A template value as text: strings as they are, objects as JSON, nothing as "". */
 export function asText(value: unknown): string {

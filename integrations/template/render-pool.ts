@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { RateLimitedError } from "../../src/errors.js";
-import { RENDER_LIMIT_MS, TemplateError } from "./engine.js";
+import { RENDER_LIMIT_MS, TemplateError } from "./render-protocol.js";
 import type { ReadyReply, RenderJob, RenderReply } from "./render-protocol.js";
 
 /**

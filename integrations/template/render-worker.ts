@@ -4,7 +4,8 @@
  * render; the pool ends this thread if one runs past its hard limit anyway.
  */
 import { parentPort } from "node:worker_threads";
-import { HeadersDrop, TemplateError, renderTemplates } from "./engine.js";
+import { HeadersDrop, renderTemplates } from "./engine.js";
+import { TemplateError } from "./render-protocol.js";
 import type { ReadyReply, RenderJob, RenderReply } from "./render-protocol.js";
 
 function answer(job: RenderJob): RenderReply {

@@ -2,7 +2,6 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Db } from "./db.js";
 import { migrate } from "./migrate.js";
-import { PostgresDb } from "./postgres.js";
 import type { PostgresTimeouts } from "./postgres.js";
 import { SqliteDb } from "./sqlite.js";
 import { SEARCH_CATCH_UP_MS, SEARCH_CATCH_UP_SQL } from "./search-index.js";
@@ -20,6 +19,7 @@ export async function openStore(options: {
   const url = options.databaseUrl;
   let db: Db;
   if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) {
+    const { PostgresDb } = await import("./postgres.js"); // node-postgres only when it is used
     const timeouts = options.timeouts ?? { connectTimeoutMs: 5000, statementTimeoutMs: 5000 };
     const migrator = PostgresDb.connect(url, { ...timeouts, statementTimeoutMs: 0 });
     try {

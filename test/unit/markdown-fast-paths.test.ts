@@ -103,10 +103,10 @@ describe("plain text path", () => {
     expect(taken).toBeGreaterThan(1000);
   });
 
-  it("declines text a realm linkifier would link, and matches the full renderer", () => {
+  it("declines text a realm linkifier would link, and matches the full renderer", async () => {
     const linkifiers = [
-      compileLinkifier("#(?P<id>[0-9]+)", "https://tracker.example.com/{id}"),
-      compileLinkifier("(?P<word>ab[a-z]*)", "https://example.com/w/{word}"),
+      await compileLinkifier("#(?P<id>[0-9]+)", "https://tracker.example.com/{id}"),
+      await compileLinkifier("(?P<word>ab[a-z]*)", "https://example.com/w/{word}"),
     ];
     const withLinkifiers: RenderContext = { ...ctx, linkifiers };
     let taken = 0;

@@ -149,7 +149,7 @@ describe("htmlDiff", () => {
       '<p>hello <strong><span class="highlight_text_inserted">big</span></strong><span class="highlight_text_inserted"> </span>world</p>',
     ],
     ["<p>a b</p>", "<p>a</p>", '<p>a<span class="highlight_text_deleted"> b</span></p>'],
-  ])("diffs %j → %j", (before, after, expected) => {
-    expect(htmlDiff(before, after)).toBe(expected);
+  ])("diffs %j → %j", async (before, after, expected) => {
+    await expect(htmlDiff(before, after)).resolves.toBe(expected);
   });
 });

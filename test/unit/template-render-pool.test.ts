@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { RateLimitedError } from "../../src/errors.js";
-import { TemplateError } from "../../integrations/template/engine.js";
+import { TemplateError } from "../../integrations/template/render-protocol.js";
 import { HARD_LIMIT_MS, MAX_QUEUED, TemplateRenderPool } from "../../integrations/template/render-pool.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "template-pool-"));

@@ -1,11 +1,7 @@
 /** The template integration's renderer: rendering, filters, and every limit tripped by a hostile template. */
 import { describe, expect, it } from "@jest/globals";
-import {
-  TemplateError,
-  markdownEscape,
-  markdownLink,
-  renderTemplates,
-} from "../../integrations/template/engine.js";
+import { markdownEscape, markdownLink, renderTemplates } from "../../integrations/template/engine.js";
+import { TemplateError } from "../../integrations/template/render-protocol.js";
 
 const scope = {
   payload: {

@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import { fileTypeFromBuffer } from "file-type";
 import { JsonableError } from "../../errors.js";
 
 /** Zulip's DEFAULT_EMOJI_SIZE: custom emoji are stored as 64×64 images. */
@@ -39,6 +38,7 @@ function badImage(): JsonableError {
  * image also gets its first frame as a PNG.
  */
 export async function processEmojiImage(bytes: Uint8Array): Promise<EmojiImage> {
+  const { fileTypeFromBuffer } = await import("file-type"); // loaded on the first upload
   const detected = await fileTypeFromBuffer(bytes);
   const type = detected === undefined ? undefined : EMOJI_TYPES[detected.mime];
   if (detected === undefined || type === undefined) throw new JsonableError("Invalid image format");

@@ -51,7 +51,7 @@ export class LinkifiersService {
       const compiled: Linkifier[] = [];
       for (const row of await this.repo.all()) {
         try {
-          compiled.push(compileLinkifier(row.pattern, row.urlTemplate));
+          compiled.push(await compileLinkifier(row.pattern, row.urlTemplate));
         } catch (e) {
           if (!(e instanceof JsonableError)) throw e;
           this.logger?.warn("linkifier skipped: its pattern is refused", {
@@ -65,13 +65,13 @@ export class LinkifiersService {
     return this.cache;
   }
 
-  private check(actor: User, pattern: string, urlTemplate: string): void {
+  private async check(actor: User, pattern: string, urlTemplate: string): Promise<void> {
     if (!isAdmin(actor)) throw new UnauthorizedPrincipalError("Must be an organization administrator");
-    compileLinkifier(pattern, urlTemplate);
+    await compileLinkifier(pattern, urlTemplate);
   }
 
   async add(actor: User, pattern: string, urlTemplate: string): Promise<number> {
-    this.check(actor, pattern, urlTemplate);
+    await this.check(actor, pattern, urlTemplate);
     if ((await this.repo.all()).some((l) => l.pattern === pattern)) {
       throw new JsonableError("Linkifier with this Pattern already exists.");
     }
@@ -81,7 +81,7 @@ export class LinkifiersService {
   }
 
   async update(actor: User, id: number, pattern: string, urlTemplate: string): Promise<void> {
-    this.check(actor, pattern, urlTemplate);
+    await this.check(actor, pattern, urlTemplate);
     if ((await this.repo.update(id, pattern, urlTemplate)) === 0)
       throw new JsonableError("Linkifier not found.");
     await this.publish();

@@ -1,4 +1,4 @@
-import { RE2JS, RE2JSSyntaxException } from "re2js";
+import type { RE2JS } from "re2js";
 import { JsonableError } from "../../errors.js";
 
 /**
@@ -22,9 +22,11 @@ const TEMPLATE_VAR = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /**
  * Compiles a Zulip linkifier with RE2's syntax (Python's `(?P<name>…)` groups; no backreferences
  * or lookaround, which RE2 refuses as Zulip's does); every `{name}` of the URL template must be a
- * group of the pattern. Throws Zulip's errors.
+ * group of the pattern. Throws Zulip's errors. RE2JS is loaded by the first linkifier (a realm
+ * without any never loads it).
  */
-export function compileLinkifier(pattern: string, urlTemplate: string): Linkifier {
+export async function compileLinkifier(pattern: string, urlTemplate: string): Promise<Linkifier> {
+  const { RE2JS, RE2JSSyntaxException } = await import("re2js");
   let compiled: RE2JS;
   try {
     compiled = RE2JS.compile(pattern);

@@ -1,4 +1,3 @@
-import { diffArrays } from "diff";
 import type { EditHistoryEntry, StoredMessage } from "./types.js";
 
 /** Splits HTML into tags, runs of whitespace and words; entities stay inside words. */
@@ -32,7 +31,8 @@ function wrap(tokens: readonly string[], cls: string, keepTags: boolean): string
  * `<span class="highlight_text_inserted">` and deleted text in `<span class="highlight_text_deleted">`.
  * Tags are never split: deleted markup is dropped, inserted markup kept, so the result stays well formed.
  */
-export function htmlDiff(oldHtml: string, newHtml: string): string {
+export async function htmlDiff(oldHtml: string, newHtml: string): Promise<string> {
+  const { diffArrays } = await import("diff"); // loaded by the first history with a content edit
   let out = "";
   for (const part of diffArrays(tokenize(oldHtml), tokenize(newHtml))) {
     if (part.added) out += wrap(part.value, "highlight_text_inserted", true);
@@ -48,7 +48,7 @@ export function htmlDiff(oldHtml: string, newHtml: string): string {
  * snapshot per edit with the editor's user_id, `prev_topic` for topic edits and `prev_content`,
  * `prev_rendered_content`, `content_html_diff` for content edits.
  */
-export function buildHistory(m: StoredMessage): Record<string, unknown>[] {
+export async function buildHistory(m: StoredMessage): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
   let topic = m.topic;
   let content = m.content;
@@ -69,7 +69,7 @@ export function buildHistory(m: StoredMessage): Record<string, unknown>[] {
       const prevRendered = entry.prev_rendered_content ?? "";
       snap["prev_content"] = entry.prev_content;
       snap["prev_rendered_content"] = prevRendered;
-      snap["content_html_diff"] = htmlDiff(prevRendered, rendered);
+      snap["content_html_diff"] = await htmlDiff(prevRendered, rendered);
       content = entry.prev_content;
       rendered = prevRendered;
     }

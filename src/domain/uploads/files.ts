@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import { fileTypeFromBuffer } from "file-type";
 
 /** Zulip's sanitize_name: word characters, spaces, dots and dashes; runs of spaces/dashes → "-". */
 export function sanitizeFileName(name: string): string {
@@ -48,6 +47,7 @@ export function isInline(contentType: string): boolean {
 
 /** What the bytes are (sniffed, never the client's claim) and how to serve them. */
 export async function sniff(bytes: Uint8Array): Promise<{ contentType: string; inline: boolean }> {
+  const { fileTypeFromBuffer } = await import("file-type"); // loaded on the first upload
   const detected = await fileTypeFromBuffer(bytes);
   if (detected !== undefined) return { contentType: detected.mime, inline: isInline(detected.mime) };
   // Text (HTML and SVG included) is served as plain text, and as a download.

@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Logger } from "../../lib/logger.js";
 import { isRedisConnectionError } from "../unavailable.js";
 
@@ -47,8 +47,14 @@ export function isRedisUnreachable(err: unknown): boolean {
   return isRedisConnectionError(err);
 }
 
-function connection(url: string, logger: Logger, role: string, timeouts: RedisTimeouts): Redis {
-  const redis = new Redis(url, {
+function connection(
+  RedisClient: typeof Redis,
+  url: string,
+  logger: Logger,
+  role: string,
+  timeouts: RedisTimeouts,
+): Redis {
+  const redis = new RedisClient(url, {
     lazyConnect: true,
     enableOfflineQueue: role === "subscriber",
     maxRetriesPerRequest: 1,
@@ -78,8 +84,9 @@ export async function connectRedis(
   prefix = "chat:",
   timeouts: RedisTimeouts = { connectTimeoutMs: 3000, commandTimeoutMs: 2000 },
 ): Promise<RedisBackend> {
-  const client = connection(url, logger, "client", timeouts);
-  const subscriber = connection(url, logger, "subscriber", timeouts);
+  const { Redis: RedisClient } = await import("ioredis"); // loaded only with --redis
+  const client = connection(RedisClient, url, logger, "client", timeouts);
+  const subscriber = connection(RedisClient, url, logger, "subscriber", timeouts);
   // A connection accepted and then left unanswered (packets dropped) never becomes ready by itself.
   let timer: NodeJS.Timeout | undefined;
   const unanswered = new Promise<never>((_resolve, reject) => {

@@ -415,12 +415,13 @@ export class FlagsRepo {
   }
 
   /**
-   * A row for a user who did not receive the message (public history: starring, reacting); none
-   * when they did (their flags stay).
+   * A row for a user who did not receive the message (public history: starring, reacting; a move
+   * into their stream), replacing a "not received" row; none when they did, or when another
+   * transaction wrote one since (their flags stay).
    */
   async insertUserMessage(userId: number, messageId: number, flags: number): Promise<void> {
     if ((await this.flagsOf(userId, messageId)) !== undefined) return;
-    await this.rows.upsertRows([[userId, messageId, flags]]);
+    await this.rows.upsertRows([[userId, messageId, flags]], "received");
   }
 
   /**

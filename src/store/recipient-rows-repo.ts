@@ -42,26 +42,32 @@ export class RecipientRowsRepo {
    * Writes rows [user_id, message_id, flags], in one statement. An existing row is replaced; with
    * `change`, only those bits of it change (`set` set, `clear` cleared) and its others stay as they
    * are when the statement runs: so a writer that read the flags earlier does not undo bits that
-   * another transaction changed in between (an edit's mentions, the recipient's star).
+   * another transaction changed in between (an edit's mentions, the recipient's star); with
+   * "received", only a row saying the user did not receive the message is replaced, and any other
+   * stays as it is (one another transaction wrote since this writer looked).
    */
   async upsertRows(
     rows: readonly (readonly [number, number, number])[],
-    change?: { set: number; clear: number },
+    change?: { set: number; clear: number } | "received",
   ): Promise<void> {
     if (rows.length === 0) return;
-    const update =
-      change === undefined
-        ? "excluded.flags"
-        : `(user_messages.flags & ~${Math.trunc(change.clear)}) | ${Math.trunc(change.set)}`;
+    const onConflict =
+      change === "received"
+        ? `DO UPDATE SET flags = excluded.flags WHERE (user_messages.flags & ${NOT_RECEIVED}) <> 0`
+        : `DO UPDATE SET flags = ${
+            change === undefined
+              ? "excluded.flags"
+              : `(user_messages.flags & ~${Math.trunc(change.clear)}) | ${Math.trunc(change.set)}`
+          }`;
     await this.db.run(
       this.db.dialect === "sqlite"
         ? `INSERT INTO user_messages (user_id, message_id, flags)
            SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
            FROM json_each(?) WHERE true
-           ON CONFLICT (user_id, message_id) DO UPDATE SET flags = ${update}`
+           ON CONFLICT (user_id, message_id) ${onConflict}`
         : `INSERT INTO user_messages (user_id, message_id, flags)
            SELECT (e->>0)::bigint, (e->>1)::bigint, (e->>2)::bigint FROM json_array_elements(?::json) AS e
-           ON CONFLICT (user_id, message_id) DO UPDATE SET flags = ${update}`,
+           ON CONFLICT (user_id, message_id) ${onConflict}`,
       [JSON.stringify(rows)],
     );
   }

@@ -308,6 +308,10 @@ describe("deactivated users and edits", () => {
     // Public history still shows it, as a message she never received.
     const one = await server.api.get(`/api/v1/messages/${m1}`, { as: cordelia });
     expect(one.body.message.flags).toEqual(["read", "historical"]);
+    // Starring it gives her a row of her own in place of the "not received" one.
+    expect(await flags(cordelia, [m1], "add", "starred")).toEqual({ ...ok, messages: [m1] });
+    const starred = await server.api.get(`/api/v1/messages/${m1}`, { as: cordelia });
+    expect(starred.body.message.flags).toEqual(["read", "starred", "historical"]);
   });
 
   it("an edit adding a wildcard mention flags every recipient, without a row each", async () => {
@@ -517,5 +521,33 @@ describe("an edit while a recipient changes flags", () => {
     expect(await fetchIds(othello, [["stream", "Denmark"]])).toEqual(
       ids.map((id) => [id, ["read", "starred", "mentioned"]]),
     );
+  });
+});
+
+describe("a move while someone who gains the messages stars them", () => {
+  // Moving a message into a stream gives its subscribers who had no row a row marked read. Written
+  // as "insert, or on a conflict overwrite", that replaced a star the subscriber had set meanwhile
+  // (starring a message of a public stream one did not receive writes a row too).
+  it("keeps every star, and every move succeeds", async () => {
+    const { iago, hamlet, othello } = server.users;
+    await createStream(server, "Denmark", [hamlet]);
+    const elsinore = await createStream(server, "Elsinore", [iago, othello]);
+    const ids: number[] = [];
+    for (let i = 0; i < 40; i++) ids.push(await streamMsg(hamlet, "Denmark", `t${i}`, `m${i}`));
+
+    const answers = await Promise.all(
+      ids.flatMap((id) => [
+        server.api.patch(`/api/v1/messages/${id}`, {
+          as: iago,
+          params: { stream_id: elsinore, propagate_mode: "change_one" },
+        }),
+        server.api.post("/api/v1/messages/flags", {
+          as: othello,
+          params: { messages: [id], op: "add", flag: "starred" },
+        }),
+      ]),
+    );
+    expect(answers.filter((a) => a.status !== 200).map((a) => a.body)).toEqual([]);
+    expect((await fetchIds(othello, [["is", "starred"]])).map(([id]) => id)).toEqual(ids);
   });
 });

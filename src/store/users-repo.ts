@@ -164,10 +164,15 @@ export class UsersRepo {
     await this.db.run("UPDATE realms SET topics_policy = ? WHERE id = ?", [policy, realmId]);
   }
 
-  async insertUser(u: NewUser): Promise<User> {
+  /**
+   * The new user, or undefined when the email is taken (also by a request that checked at the same
+   * time as this one: the insert itself decides).
+   */
+  async insertUser(u: NewUser): Promise<User | undefined> {
     const row = await this.db.get<UserRow>(
       `INSERT INTO users (realm_id, email, email_lower, full_name, short_name, password_hash, api_key, api_key_hash, role, is_bot, bot_type, bot_owner_id, timezone, date_joined_ms, default_sending_stream, default_events_register_stream, default_all_public_streams)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${USER_COLUMNS}`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (email_lower) DO NOTHING RETURNING ${USER_COLUMNS}`,
       [
         u.realmId,
         u.email,
@@ -188,7 +193,7 @@ export class UsersRepo {
         sqlBool(u.defaultAllPublicStreams ?? false),
       ],
     );
-    return toUser(row!);
+    return row === undefined ? undefined : toUser(row);
   }
 
   async byId(id: number): Promise<User | undefined> {

@@ -309,6 +309,31 @@ describe("POST /api/v1/users", () => {
       var_name: "full_name",
     });
   });
+
+  it("creates one user when two administrators ask for the same email at once; the other is refused", async () => {
+    // Both pass the "is the email free?" check before either writes (the password hash takes a
+    // while between them): the insert decides, and the loser was a 500.
+    const answers = await Promise.all(
+      [t.users.iago, t.users.iago, t.users.iago].map((as) =>
+        t.api.post("/api/v1/users", {
+          as,
+          params: { email: "twice@zulip.com", password: "a-long-password", full_name: "Twice" },
+        }),
+      ),
+    );
+    const created = answers.filter((a) => a.status === 200);
+    expect(created).toHaveLength(1);
+    expect(answers.filter((a) => a.status !== 200).map((a) => [a.status, a.body])).toEqual([
+      [400, { result: "error", msg: "Email is already in use.", code: "BAD_REQUEST" }],
+      [400, { result: "error", msg: "Email is already in use.", code: "BAD_REQUEST" }],
+    ]);
+    const users = await t.api.get("/api/v1/users", { as: t.users.iago });
+    expect(
+      (users.body.members as { email: string; user_id: number }[]).filter(
+        (u) => u.email === "twice@zulip.com",
+      ),
+    ).toEqual([expect.objectContaining({ user_id: created[0]!.body.user_id })]);
+  });
 });
 
 describe("POST /api/v1/bots and GET /api/v1/bots", () => {

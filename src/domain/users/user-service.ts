@@ -8,7 +8,7 @@ import {
 } from "../../errors.js";
 import type { Clock } from "../../clock.js";
 import { apiKeyLookupId, onUserCredentialsChange } from "../../store/users-repo.js";
-import type { UsersRepo } from "../../store/users-repo.js";
+import type { NewUser, UsersRepo } from "../../store/users-repo.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { EgressPolicy } from "../egress/egress-policy.js";
 import { AuthCache } from "./auth-cache.js";
@@ -230,7 +230,7 @@ export class UserService {
       opts.description,
       Math.floor(now / 1000),
     );
-    const owner = await this.repo.insertUser({
+    const owner = await this.insertNewUser("Email is already in use.", {
       realmId,
       email: opts.ownerEmail,
       fullName: opts.ownerName,
@@ -243,7 +243,7 @@ export class UserService {
       botOwnerId: null,
       dateJoinedMs: now,
     });
-    await this.repo.insertUser({
+    await this.insertNewUser("Username already in use", {
       realmId,
       email: `notification-bot@${this.botDomain()}`,
       fullName: "Notification Bot",
@@ -285,7 +285,7 @@ export class UserService {
     if (!EMAIL_RE.test(email)) throw new JsonableError(`Invalid email '${email}'`);
     if ((await this.repo.byEmail(email)) !== undefined) throw new JsonableError("Email is already in use.");
     const fullName = this.validateFullName(input.fullName);
-    const user = await this.repo.insertUser({
+    const user = await this.insertNewUser("Email is already in use.", {
       realmId: actor.realmId,
       email,
       fullName,
@@ -304,6 +304,16 @@ export class UserService {
       for (const listener of this.createdListeners) await listener(user);
     }
     return user;
+  }
+
+  /**
+   * Inserts a user or bot whose email was checked free; `taken` is the error when another request
+   * took the email since (two admins creating the same user at once).
+   */
+  private async insertNewUser(taken: string, user: NewUser): Promise<User> {
+    const inserted = await this.repo.insertUser(user);
+    if (inserted === undefined) throw new JsonableError(taken);
+    return inserted;
   }
 
   private readonly createdListeners: ((user: User) => Promise<void>)[] = [];
@@ -365,7 +375,7 @@ export class UserService {
     if (botType === BotType.EMBEDDED && !this.isEmbeddableBot(input.serviceName ?? shortName)) {
       throw new JsonableError("Invalid embedded bot name.");
     }
-    const bot = await this.repo.insertUser({
+    const bot = await this.insertNewUser("Username already in use", {
       realmId: owner.realmId,
       email,
       fullName,

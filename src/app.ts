@@ -30,7 +30,7 @@ export function createApp(services: Services): Koa<AppState> {
   app.use(metrics.middleware());
   app.use(requestLog(services.logger));
   app.use(errorHandler(services.logger));
-  app.use(backendUnavailable());
+  app.use(backendUnavailable(services.logger));
   const publics = publicRouters(services);
   const web = webRouter(services);
   // Credentials before bodies: a wrong key is a 401 before anything is buffered (public and web

@@ -89,3 +89,30 @@ export function isUnstorableTextError(err: unknown): boolean {
   const code = asErrorLike(err)?.code;
   return code === "22021" || code === "22P05";
 }
+
+/**
+ * A write that lost a race with another request made at the same time: a row with the same unique
+ * key was written in between (two requests adding the same thing at once passed the same "is it
+ * new?" check), or PostgreSQL ended one of two transactions that waited on each other. Answered 400
+ * rather than 500: tried again, the request is answered for the state the other one left.
+ */
+export class ConcurrentChangeError extends BadRequestError {
+  constructor(options?: ErrorOptions) {
+    super("Another request changed the same thing at the same time; try again", options);
+  }
+}
+
+/**
+ * PostgreSQL's unique_violation (23505), serialization_failure (40001) and deadlock_detected
+ * (40P01); SQLite's unique and primary-key constraint failures.
+ */
+export function isConcurrentChangeError(err: unknown): boolean {
+  const code = asErrorLike(err)?.code;
+  return (
+    code === "23505" ||
+    code === "40001" ||
+    code === "40P01" ||
+    code === "SQLITE_CONSTRAINT_UNIQUE" ||
+    code === "SQLITE_CONSTRAINT_PRIMARYKEY"
+  );
+}

@@ -49,11 +49,17 @@ export class UserStatusRepo {
 
   /** Writes the row, or deletes it when it holds nothing. */
   async save(s: UserStatusRow, updated: number): Promise<void> {
-    await this.db.run("DELETE FROM user_status WHERE user_id = ?", [s.userId]);
-    if (s.statusText === "" && s.emojiName === "" && !s.away) return;
+    if (s.statusText === "" && s.emojiName === "" && !s.away) {
+      await this.db.run("DELETE FROM user_status WHERE user_id = ?", [s.userId]);
+      return;
+    }
+    // One statement: two saves at once (two clients) each leave a whole row, the later one's.
     await this.db.run(
       `INSERT INTO user_status (user_id, status_text, emoji_name, emoji_code, reaction_type, away, updated)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id) DO UPDATE SET status_text = excluded.status_text, emoji_name = excluded.emoji_name,
+         emoji_code = excluded.emoji_code, reaction_type = excluded.reaction_type, away = excluded.away,
+         updated = excluded.updated`,
       [s.userId, s.statusText, s.emojiName, s.emojiCode, s.reactionType, sqlBool(s.away), updated],
     );
   }

@@ -282,4 +282,23 @@ describe("POST /api/v1/users/me/status", () => {
     );
     expect((await post({ emoji_name: "nope" })).body).toEqual(error("Emoji 'nope' does not exist"));
   });
+
+  it("takes several statuses set at once (two clients), keeping one of them whole", async () => {
+    // The row was deleted and inserted again: two saves at once both inserted, and on PostgreSQL
+    // the second was refused.
+    const { server } = await start();
+    const { api, users } = server;
+    const texts = ["at lunch", "in a meeting", "commuting", "on call"];
+    const answers = await Promise.all(
+      texts.map((status_text) =>
+        api.post("/api/v1/users/me/status", { as: users.hamlet, params: { status_text } }),
+      ),
+    );
+    expect(answers.map((a) => a.body)).toEqual(texts.map(() => ({ result: "success", msg: "" })));
+    const reg = await registerQueue(server, users.othello, { fetch_event_types: ["user_status"] });
+    const status = (reg.register.user_status as Record<string, { status_text: string }>)[
+      String(users.hamlet.id)
+    ];
+    expect(texts).toContain(status?.status_text);
+  });
 });

@@ -84,7 +84,10 @@ export async function connectRedis(
   prefix = "chat:",
   timeouts: RedisTimeouts = { connectTimeoutMs: 3000, commandTimeoutMs: 2000 },
 ): Promise<RedisBackend> {
-  const { Redis: RedisClient } = await import("ioredis"); // loaded only with --redis
+  // Loaded only with --redis. ioredis is CommonJS: what every loader gives as `default` is its
+  // module.exports (the client class, with itself as `.Redis`); named exports of a module loaded on
+  // demand are not there in the compiled build.
+  const RedisClient = (await import("ioredis")).default.Redis;
   const client = connection(RedisClient, url, logger, "client", timeouts);
   const subscriber = connection(RedisClient, url, logger, "subscriber", timeouts);
   // A connection accepted and then left unanswered (packets dropped) never becomes ready by itself.

@@ -44,12 +44,12 @@ export class PersonalListsRepo {
     return rows.map((r) => ({ id: Number(r.muted_user_id), timestamp: Number(r.date_muted) }));
   }
 
+  /** Mutes `mutedUserId`; muted already (by a request at the same time), it stays as it was. */
   async mute(userId: number, mutedUserId: number, at: number): Promise<void> {
-    await this.db.run("INSERT INTO muted_users (user_id, muted_user_id, date_muted) VALUES (?, ?, ?)", [
-      userId,
-      mutedUserId,
-      at,
-    ]);
+    await this.db.run(
+      "INSERT INTO muted_users (user_id, muted_user_id, date_muted) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+      [userId, mutedUserId, at],
+    );
   }
 
   async unmute(userId: number, mutedUserId: number): Promise<void> {

@@ -393,7 +393,8 @@ export class StreamsRepo {
 
   async muteTopic(userId: number, streamId: number, topic: string, now: number): Promise<void> {
     await this.db.run(
-      "INSERT INTO muted_topics (user_id, stream_id, topic_lower, topic, date_muted) VALUES (?, ?, ?, ?, ?)",
+      // Muted already (by a request at the same time): it stays as it was.
+      "INSERT INTO muted_topics (user_id, stream_id, topic_lower, topic, date_muted) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
       [userId, streamId, topic.toLowerCase(), topic, now],
     );
   }
@@ -479,14 +480,20 @@ export class StreamsRepo {
     policy: number | undefined,
     now: number,
   ): Promise<void> {
-    await this.db.run("DELETE FROM user_topics WHERE user_id = ? AND stream_id = ? AND topic_lower = ?", [
-      userId,
-      streamId,
-      topic.toLowerCase(),
-    ]);
-    if (policy === undefined) return;
+    if (policy === undefined) {
+      await this.db.run("DELETE FROM user_topics WHERE user_id = ? AND stream_id = ? AND topic_lower = ?", [
+        userId,
+        streamId,
+        topic.toLowerCase(),
+      ]);
+      return;
+    }
+    // One statement: two changes at once (two clients) each leave a whole row, the later one's.
     await this.db.run(
-      "INSERT INTO user_topics (user_id, stream_id, topic_lower, topic, visibility_policy, last_updated) VALUES (?, ?, ?, ?, ?, ?)",
+      `INSERT INTO user_topics (user_id, stream_id, topic_lower, topic, visibility_policy, last_updated)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id, stream_id, topic_lower) DO UPDATE SET topic = excluded.topic,
+         visibility_policy = excluded.visibility_policy, last_updated = excluded.last_updated`,
       [userId, streamId, topic.toLowerCase(), topic, policy, now],
     );
   }

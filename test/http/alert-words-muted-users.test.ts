@@ -135,4 +135,19 @@ describe("muted users", () => {
     });
     expect(unmute.body).toEqual(error("User is not muted"));
   });
+
+  it("mutes once when asked from several clients at once; the others are told it is muted", async () => {
+    // On PostgreSQL the requests run side by side: the second insert was a 500.
+    const server = await start();
+    const { api, users } = server;
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        api.post(`/api/v1/users/me/muted_users/${users.othello.id}`, { as: users.hamlet }),
+      ),
+    );
+    for (const a of answers) expect([ok, error("User already muted")]).toContainEqual(a.body);
+    expect(answers.map((a) => a.body)).toContainEqual(ok);
+    const reg = await registerQueue(server, users.hamlet, { fetch_event_types: ["muted_users"] });
+    expect(reg.register.muted_users).toEqual([{ id: users.othello.id, timestamp: T0 }]);
+  });
 });

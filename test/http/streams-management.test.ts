@@ -323,6 +323,24 @@ describe("POST /api/v1/user_topics", () => {
     });
     expect(hidden.body).toEqual(invalidStream);
   });
+
+  it("takes changes of one topic from several clients at once, keeping one of them", async () => {
+    // The row was deleted and inserted again: on PostgreSQL two at once made one a 500.
+    const { hamlet } = server.users;
+    const policies = [1, 3, 1, 3, 2, 3];
+    const answers = await Promise.all(
+      policies.map((visibility_policy) =>
+        server.api.post("/api/v1/user_topics", {
+          as: hamlet,
+          params: { stream_id: denmark, topic: "castle", visibility_policy },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.body)).toEqual(policies.map(() => ok));
+    const kept = await server.running.services.streams.userTopics(hamlet.id);
+    expect(kept).toHaveLength(1);
+    expect(policies).toContain(kept[0]?.visibility_policy);
+  });
 });
 
 describe("GET /api/v1/users/{user_id}/subscriptions/{stream_id}", () => {

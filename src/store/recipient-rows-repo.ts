@@ -51,14 +51,11 @@ export class RecipientRowsRepo {
     change?: { set: number; clear: number } | "received",
   ): Promise<void> {
     if (rows.length === 0) return;
-    const onConflict =
-      change === "received"
-        ? `DO UPDATE SET flags = excluded.flags WHERE (user_messages.flags & ${NOT_RECEIVED}) <> 0`
-        : `DO UPDATE SET flags = ${
-            change === undefined
-              ? "excluded.flags"
-              : `(user_messages.flags & ~${Math.trunc(change.clear)}) | ${Math.trunc(change.set)}`
-          }`;
+    let onConflict = "DO UPDATE SET flags = excluded.flags";
+    if (change === "received") onConflict += ` WHERE (user_messages.flags & ${NOT_RECEIVED}) <> 0`;
+    else if (change !== undefined) {
+      onConflict = `DO UPDATE SET flags = (user_messages.flags & ~${Math.trunc(change.clear)}) | ${Math.trunc(change.set)}`;
+    }
     await this.db.run(
       this.db.dialect === "sqlite"
         ? `INSERT INTO user_messages (user_id, message_id, flags)

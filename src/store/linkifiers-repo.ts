@@ -17,10 +17,13 @@ export class LinkifiersRepo {
     return rows.map((r) => ({ id: Number(r.id), pattern: r.pattern, urlTemplate: r.url_template }));
   }
 
-  async insert(pattern: string, urlTemplate: string): Promise<number> {
-    await this.db.run("INSERT INTO linkifiers (pattern, url_template) VALUES (?, ?)", [pattern, urlTemplate]);
-    const row = await this.db.get<{ id: number }>("SELECT id FROM linkifiers WHERE pattern = ?", [pattern]);
-    return Number(row?.id);
+  /** The new linkifier's id, or undefined when one with this pattern exists. */
+  async insert(pattern: string, urlTemplate: string): Promise<number | undefined> {
+    const row = await this.db.get<{ id: number }>(
+      "INSERT INTO linkifiers (pattern, url_template) VALUES (?, ?) ON CONFLICT (pattern) DO NOTHING RETURNING id",
+      [pattern, urlTemplate],
+    );
+    return row === undefined ? undefined : Number(row.id);
   }
 
   async update(id: number, pattern: string, urlTemplate: string): Promise<number> {

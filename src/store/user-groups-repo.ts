@@ -65,14 +65,14 @@ export class UserGroupsRepo {
     return rows.map(fromRow);
   }
 
-  async insert(g: Omit<UserGroupRow, "id" | "isSystemGroup">): Promise<UserGroupRow> {
-    await this.db.run(
-      "INSERT INTO user_groups (name, description, is_system_group, creator_id, date_created, can_mention_group) VALUES (?, ?, 0, ?, ?, ?)",
+  /** The new group, or undefined when a group of this name exists (written by a request at the same time). */
+  async insert(g: Omit<UserGroupRow, "id" | "isSystemGroup">): Promise<UserGroupRow | undefined> {
+    const row = await this.db.get<Row>(
+      `INSERT INTO user_groups (name, description, is_system_group, creator_id, date_created, can_mention_group) VALUES (?, ?, 0, ?, ?, ?)
+       ON CONFLICT (name) DO NOTHING RETURNING ${COLUMNS}`,
       [g.name, g.description, g.creatorId, g.dateCreated, g.canMentionGroup],
     );
-    const created = await this.byName(g.name);
-    if (created === undefined) throw new Error(`user group ${g.name} was not stored`);
-    return created;
+    return row === undefined ? undefined : fromRow(row);
   }
 
   async update(

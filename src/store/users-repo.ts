@@ -308,15 +308,17 @@ export class UsersRepo {
   async insertProfileField(
     realmId: number,
     f: { name: string; hint: string; fieldType: number; fieldData: string },
-  ): Promise<number> {
+  ): Promise<number | undefined> {
     const next = await this.db.get<{ n: number | null }>(
       "SELECT MAX(display_order) AS n FROM custom_profile_fields",
     );
+    // Undefined when the realm has a field with this label (written by a request at the same time).
     const row = await this.db.get<{ id: number }>(
-      "INSERT INTO custom_profile_fields (realm_id, name, hint, field_type, field_data, display_order) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+      `INSERT INTO custom_profile_fields (realm_id, name, hint, field_type, field_data, display_order) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (realm_id, name) DO NOTHING RETURNING id`,
       [realmId, f.name, f.hint, f.fieldType, f.fieldData, (next?.n ?? 0) + 1],
     );
-    return row!.id;
+    return row === undefined ? undefined : Number(row.id);
   }
 
   async updateProfileField(id: number, f: { name: string; hint: string; fieldData: string }): Promise<void> {

@@ -184,6 +184,27 @@ describe("custom profile fields: update, delete, reorder", () => {
     expect((await listed()).custom_fields.map((f: { name: string }) => f.name)).toEqual(["Phone", "Pager"]);
   });
 
+  it("creates one field when two administrators add the same label at once; the others are refused", async () => {
+    // Both pass the "is the label free?" check before either writes: the insert decides.
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        server.api.post("/api/v1/realm/profile_fields", {
+          as: server.users.iago,
+          params: { name: "Desk", hint: "", field_type: 1 },
+        }),
+      ),
+    );
+    const created = answers.filter((a) => a.status === 200);
+    expect(created).toHaveLength(1);
+    expect(answers.filter((a) => a.status !== 200).map((a) => [a.status, a.body])).toEqual([
+      [400, badRequest("A field with that label already exists.")],
+      [400, badRequest("A field with that label already exists.")],
+    ]);
+    expect((await listed()).custom_fields.map((f: { id: number; name: string }) => [f.id, f.name])).toEqual([
+      [created[0]!.body.id, "Desk"],
+    ]);
+  });
+
   it("deletes a field and everyone's value of it", async () => {
     const phone = await field("Phone");
     const { api, users } = server;

@@ -97,8 +97,48 @@ describe("linkifiers", () => {
     expect((await add(users.iago, PATTERN, TEMPLATE)).body).toEqual(
       error("Linkifier with this Pattern already exists."),
     );
+    await add(users.iago, "GH-(?P<id>[0-9]+)", TEMPLATE);
+    const list = (await api.get("/api/v1/realm/linkifiers", { as: users.iago })).body.linkifiers;
+    const [first, second] = list as { id: number; pattern: string }[];
+    expect(
+      (
+        await api.patch(`/api/v1/realm/filters/${second!.id}`, {
+          as: users.iago,
+          params: { pattern: PATTERN, url_template: TEMPLATE },
+        })
+      ).body,
+    ).toEqual(error("Linkifier with this Pattern already exists."));
+    expect(
+      (
+        await api.patch(`/api/v1/realm/filters/${first!.id}`, {
+          as: users.iago,
+          params: { pattern: PATTERN, url_template: TEMPLATE },
+        })
+      ).body,
+    ).toEqual(ok);
     expect((await api.delete("/api/v1/realm/filters/99", { as: users.iago })).body).toEqual(
       error("Linkifier not found."),
     );
+  });
+
+  it("stores one linkifier when an administrator adds the same pattern from several clients at once", async () => {
+    const { api, users } = await start();
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        api.post("/api/v1/realm/filters", {
+          as: users.iago,
+          params: { pattern: PATTERN, url_template: TEMPLATE },
+        }),
+      ),
+    );
+    const added = answers.filter((a) => a.status === 200);
+    expect(added).toHaveLength(1);
+    expect(answers.filter((a) => a.status !== 200).map((a) => [a.status, a.body])).toEqual([
+      [400, error("Linkifier with this Pattern already exists.")],
+      [400, error("Linkifier with this Pattern already exists.")],
+    ]);
+    expect((await api.get("/api/v1/realm/linkifiers", { as: users.iago })).body.linkifiers).toEqual([
+      { id: added[0]!.body.id, pattern: PATTERN, url_template: TEMPLATE },
+    ]);
   });
 });

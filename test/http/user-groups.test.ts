@@ -216,6 +216,30 @@ describe("user groups", () => {
     expect((await members({ delete: [4] })).body).toEqual(error("There is no member '4' in this user group"));
   });
 
+  it("creates one group when two members create the same name at once; the other is refused", async () => {
+    const { api, users } = await start();
+    const answers = await Promise.all(
+      [users.hamlet, users.othello].map((as) =>
+        api.post("/api/v1/user_groups/create", {
+          as,
+          params: { name: "Pairs", description: "", members: [as.id] },
+        }),
+      ),
+    );
+    const created = answers.filter((a) => a.status === 200);
+    expect(created).toHaveLength(1);
+    expect(answers.filter((a) => a.status !== 200).map((a) => [a.status, a.body])).toEqual([
+      [400, error("User group 'Pairs' already exists.")],
+    ]);
+    const groups = (await api.get("/api/v1/user_groups", { as: users.hamlet })).body.user_groups as {
+      name: string;
+      members: number[];
+    }[];
+    expect(groups.filter((g) => g.name === "Pairs")).toEqual([
+      expect.objectContaining({ members: [created[0] === answers[0] ? users.hamlet.id : users.othello.id] }),
+    ]);
+  });
+
   it("mentions a group's members with @*group*, and its outgoing-webhook bots get the message", async () => {
     const server = await start();
     const { api, users } = server;

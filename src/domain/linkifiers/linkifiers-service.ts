@@ -8,6 +8,8 @@ import { compileLinkifier } from "../markdown/linkifiers.js";
 import { isAdmin } from "../users/types.js";
 import type { User } from "../users/types.js";
 
+const PATTERN_TAKEN = "Linkifier with this Pattern already exists.";
+
 export function linkifierWire(l: LinkifierRow): Record<string, unknown> {
   return { pattern: l.pattern, url_template: l.urlTemplate, id: l.id };
 }
@@ -72,16 +74,17 @@ export class LinkifiersService {
 
   async add(actor: User, pattern: string, urlTemplate: string): Promise<number> {
     await this.check(actor, pattern, urlTemplate);
-    if ((await this.repo.all()).some((l) => l.pattern === pattern)) {
-      throw new JsonableError("Linkifier with this Pattern already exists.");
-    }
     const id = await this.repo.insert(pattern, urlTemplate);
+    if (id === undefined) throw new JsonableError(PATTERN_TAKEN);
     await this.publish();
     return id;
   }
 
   async update(actor: User, id: number, pattern: string, urlTemplate: string): Promise<void> {
     await this.check(actor, pattern, urlTemplate);
+    if ((await this.repo.all()).some((l) => l.pattern === pattern && l.id !== id)) {
+      throw new JsonableError(PATTERN_TAKEN);
+    }
     if ((await this.repo.update(id, pattern, urlTemplate)) === 0)
       throw new JsonableError("Linkifier not found.");
     await this.publish();

@@ -179,9 +179,8 @@ export class UserGroupsService {
   ): Promise<number> {
     if (isGuest(actor)) throw new BadRequestError("Insufficient permission");
     const name = this.checkName(input.name);
-    if ((await this.repo.byName(name)) !== undefined) {
-      throw new BadRequestError(`User group '${name}' already exists.`);
-    }
+    const taken = new BadRequestError(`User group '${name}' already exists.`);
+    if ((await this.repo.byName(name)) !== undefined) throw taken;
     const members = [...new Set(input.members)].sort((a, b) => a - b);
     await this.checkUsers(actor, members);
     const canMention =
@@ -195,6 +194,7 @@ export class UserGroupsService {
       dateCreated: Math.floor(this.clock.now() / 1000),
       canMentionGroup: canMention === null ? null : JSON.stringify(canMention),
     });
+    if (row === undefined) throw taken;
     await this.repo.addMembers(row.id, members);
     const [view] = await this.view([row]);
     this.events.send(

@@ -464,10 +464,12 @@ export class UserService {
     if (!(Object.values(ProfileFieldType) as number[]).includes(input.fieldType)) {
       throw new JsonableError("Invalid field type.");
     }
-    if ((await this.repo.profileFields()).some((f) => f.name.toLowerCase() === name.toLowerCase())) {
-      throw new JsonableError("A field with that label already exists.");
-    }
-    return this.repo.insertProfileField(actor.realmId, { ...input, name });
+    const taken = new JsonableError("A field with that label already exists.");
+    if ((await this.repo.profileFields()).some((f) => f.name.toLowerCase() === name.toLowerCase()))
+      throw taken;
+    const id = await this.repo.insertProfileField(actor.realmId, { ...input, name });
+    if (id === undefined) throw taken;
+    return id;
   }
 
   /** Sets (or with an empty value, clears) the user's own profile field values. */

@@ -21,6 +21,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { YOUNG_GENERATION_FLAG } from "../src/lib/young-generation.js";
 import { startProcess } from "../test/helpers/process.js";
 import type { RunningProcess } from "../test/helpers/process.js";
 import type { Account } from "./lib/http.js";
@@ -106,7 +107,9 @@ export async function botsBench(quick: boolean): Promise<Record<string, unknown>
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-bots-"));
   const processes: RunningProcess[] = [];
   const start = (args: string[]): RunningProcess => {
-    const p = startProcess([path.join(ROOT, "bin", args[0]!), ...args.slice(1)]);
+    // The chat server with the Node options `npm start` passes.
+    const node = args[0] === "chat-server.js" ? [YOUNG_GENERATION_FLAG] : [];
+    const p = startProcess([...node, path.join(ROOT, "bin", args[0]!), ...args.slice(1)]);
     processes.push(p);
     return p;
   };

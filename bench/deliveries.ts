@@ -56,6 +56,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import type { Result } from "autocannon";
+import { YOUNG_GENERATION_FLAG } from "../src/lib/young-generation.js";
 import { loadFixtureRequest } from "../src/tools/send-webhook-fixture.js";
 import { startProcess } from "../test/helpers/process.js";
 import type { RunningProcess } from "../test/helpers/process.js";
@@ -125,6 +126,7 @@ async function startServer(
     ...(cpuProfDir === undefined
       ? []
       : ["--cpu-prof", "--cpu-prof-dir", path.join(cpuProfDir, logOn ? "on" : "off")]),
+    YOUNG_GENERATION_FLAG, // as `npm start` runs the server
     path.join(against ?? ROOT, "bin", "chat-server.js"),
     "serve",
     "--port",

@@ -20,6 +20,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { YOUNG_GENERATION_FLAG } from "../src/lib/young-generation.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
@@ -85,7 +86,18 @@ async function serveRun(bin: string, dataDir: string): Promise<{ ms: number; cpu
   const started = process.hrtime.bigint();
   const child = spawn(
     process.execPath,
-    [bin, "serve", "--data-dir", dataDir, "--port", String(port), "--log-level", "warn"],
+    // As `npm start` runs it.
+    [
+      YOUNG_GENERATION_FLAG,
+      bin,
+      "serve",
+      "--data-dir",
+      dataDir,
+      "--port",
+      String(port),
+      "--log-level",
+      "warn",
+    ],
     { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
   );
   let stderr = "";

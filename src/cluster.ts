@@ -1,5 +1,6 @@
 import cluster from "node:cluster";
 import type { Worker } from "node:cluster";
+import { withYoungGeneration } from "./lib/young-generation.js";
 import type { Logger } from "./lib/logger.js";
 
 /** What a worker tells the primary once it serves (after migrations and the first-start bootstrap). */
@@ -59,6 +60,7 @@ function isReady(message: unknown): message is WorkerReady {
 export async function runPrimary(workers: number, logger: Logger): Promise<string> {
   let stopping = false;
   const alive = new Set<Worker>();
+  cluster.setupPrimary({ execArgv: withYoungGeneration() });
   const fork = (): Promise<string> =>
     new Promise<string>((resolve, reject) => {
       const worker = cluster.fork();

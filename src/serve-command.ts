@@ -3,6 +3,7 @@ import cluster from "node:cluster";
 import v8 from "node:v8";
 import type { RunningBotServer } from "../bots/server/index.js";
 import { reportWorkerReady, runPrimary, workersProblem } from "./cluster.js";
+import { YOUNG_GENERATION_FLAG, youngGenerationChosen } from "./lib/young-generation.js";
 import { defaultConfig } from "./config.js";
 import type { ServerConfig } from "./config.js";
 import { parseRetrySchedule } from "./domain/outgoing/retry-schedule.js";
@@ -163,6 +164,11 @@ export async function serve(argv: {
   const logger = createLogger(config.logLevel);
   // OpenTelemetry traces over OTLP when OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set (docs/deploy.md).
   if (await startTracing("chat-server")) logger.info("exporting traces", { url: otlpTracesUrl() });
+  if (cluster.isPrimary && !youngGenerationChosen()) {
+    logger.info(
+      `V8's young generation has Node's default size; NODE_OPTIONS=${YOUNG_GENERATION_FLAG} (what npm start passes) serves more requests per CPU under load (docs/performance.md)`,
+    );
+  }
   const running = await startServer(config, { logger, ownerPassword: argv.ownerPassword });
   // bin/chat-server.js keeps V8's young generation from growing while the modules load and the
   // store opens (long-lived objects, which would leave ~16 MB of semi-space resident at rest);

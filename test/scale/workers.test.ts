@@ -76,6 +76,18 @@ describe("serve --workers", () => {
         await p.waitFor(/Chat server: 2 workers serving http:\/\/127\.0\.0\.1:\d+/, 90_000);
         expect(p.output().match(/Chat server listening on/g)?.length).toBe(2);
         expect(p.output().match(/Created the organization/g)?.length).toBe(1);
+        // The workers run with the young generation `npm start` gives one process (src/lib/young-generation.ts).
+        const primary = p.child.pid!;
+        const workerPids = fs
+          .readFileSync(`/proc/${primary}/task/${primary}/children`, "utf8")
+          .trim()
+          .split(/\s+/);
+        expect(workerPids).toHaveLength(2);
+        for (const pid of workerPids) {
+          expect(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toContain(
+            "--max-semi-space-size=64",
+          );
+        }
         const ready = await fetch(`http://127.0.0.1:${port}/ready`);
         expect([ready.status, await ready.json()]).toEqual([
           200,

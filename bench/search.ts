@@ -105,6 +105,7 @@ export async function searchAndUploadBench(
       dateCreated: 0,
       creatorId: null,
     });
+    if (stream === undefined) throw new Error("stream bench exists already");
     await new StreamsRepo(db).activate(owner.id, stream.id, "#76ce90", 0);
     const store = repoStore(db);
     const rng = seeded(18);

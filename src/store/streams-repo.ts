@@ -166,10 +166,11 @@ export class StreamsRepo {
     return (await this.db.all<StreamRow>(`SELECT ${STREAM_COLUMNS} FROM streams ORDER BY id`)).map(toStream);
   }
 
-  async insert(s: NewStream): Promise<Stream> {
+  /** The new stream, or undefined when one of this name exists (created by a request at the same time). */
+  async insert(s: NewStream): Promise<Stream | undefined> {
     const r = await this.db.get<StreamRow>(
       `INSERT INTO streams (realm_id, name, name_lower, description, rendered_description, invite_only, history_public_to_subscribers, is_announcement_only, is_default, date_created, creator_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${STREAM_COLUMNS}`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name_lower) DO NOTHING RETURNING ${STREAM_COLUMNS}`,
       [
         s.realmId,
         s.name,
@@ -184,7 +185,7 @@ export class StreamsRepo {
         s.creatorId,
       ],
     );
-    return toStream(r!);
+    return r === undefined ? undefined : toStream(r);
   }
 
   /** Records the stream's first message id when it has none yet. */

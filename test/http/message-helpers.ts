@@ -76,6 +76,7 @@ export async function createStream(
     dateCreated: T0,
     creatorId: null,
   });
+  if (stream === undefined) throw new Error(`stream ${name} exists already`);
   for (const user of subscribers) await repo.activate(user.id, stream.id, "#76ce90", T0);
   return stream.id;
 }

@@ -125,6 +125,28 @@ describe("POST /api/v1/users/me/subscriptions", () => {
     });
   });
 
+  it("creates one stream when several users subscribe at once to the stream their requests create", async () => {
+    // Every request finds no stream and inserts it: the insert decides, the others join it.
+    const cast = [s.users.hamlet, s.users.othello, s.users.cordelia];
+    const answers = await Promise.all(
+      cast.map((as) => s.api.post(SUBS, { as, params: { subscriptions: [{ name: "Launch" }] } })),
+    );
+    expect(answers.map((a) => [a.status, a.body])).toEqual(
+      cast.map((u) => [
+        200,
+        { result: "success", msg: "", subscribed: { [u.email]: ["Launch"] }, already_subscribed: {} },
+      ]),
+    );
+    const streams = (await s.api.get("/api/v1/streams", { as: s.users.iago })).body.streams as {
+      stream_id: number;
+      name: string;
+    }[];
+    const launch = streams.filter((st) => st.name === "Launch");
+    expect(launch).toHaveLength(1);
+    const members = await s.api.get(`/api/v1/streams/${launch[0]!.stream_id}/members`, { as: s.users.iago });
+    expect([...(members.body.subscribers as number[])].sort((a, b) => a - b)).toEqual(cast.map((u) => u.id));
+  });
+
   it("lists a stream the user already has under already_subscribed", async () => {
     await s.api.post(SUBS, { as: s.users.hamlet, params: { subscriptions: [{ name: "Denmark" }] } });
     const res = await s.api.post(SUBS, {

@@ -28,6 +28,7 @@ export async function ensureDefaultStreams(deps: StreamDeps): Promise<void> {
       dateCreated: now,
       creatorId: null,
     });
+    if (general === undefined) return; // another process of this organization made it just now
     for (const user of humans) await repo.activate(user.id, general.id, pickColor(new Set()), now);
     await users.setRealmNotificationsStream(realm.id, general.id);
   });

@@ -125,15 +125,6 @@ export async function subscribe(
   const newViewers = new Map<number, Set<number>>();
   await deps.store.transaction(async ({ streams: repo }) => {
     for (const spec of missing) {
-      // Created by a concurrent request since the checks above: join it if allowed.
-      const raced = await repo.byName(spec.name);
-      if (raced !== undefined) {
-        if (raced.inviteOnly && !(await repo.isSubscribed(actor.id, raced.id))) {
-          throw new JsonableError(`Unable to access stream (${spec.name}).`);
-        }
-        targets.push({ stream: raced, color: spec.color });
-        continue;
-      }
       const description = (spec.description ?? "").replace(/\n/g, " ");
       const inserted = await repo.insert({
         realmId: realm.id,
@@ -147,6 +138,17 @@ export async function subscribe(
         dateCreated: now,
         creatorId: actor.id,
       });
+      if (inserted === undefined) {
+        // Created by a concurrent request since the checks above (the insert waited for it to
+        // commit, so it can be read now): join it if allowed.
+        const raced = await repo.byName(spec.name);
+        if (raced === undefined) throw new Error(`stream ${spec.name} was neither created nor found`);
+        if (raced.inviteOnly && !(await repo.isSubscribed(actor.id, raced.id))) {
+          throw new JsonableError(`Unable to access stream (${spec.name}).`);
+        }
+        targets.push({ stream: raced, color: spec.color });
+        continue;
+      }
       // As in Zulip, the creator administers the new channel (streams made without one: nobody).
       const stream = await repo.update(inserted.id, {
         groupSettings: { can_administer_channel_group: { direct_members: [actor.id], direct_subgroups: [] } },

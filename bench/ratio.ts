@@ -22,7 +22,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import type { Result } from "autocannon";
-import { YOUNG_GENERATION_FLAG } from "../src/lib/young-generation.js";
 import { loadFixtureRequest } from "../src/tools/send-webhook-fixture.js";
 import { BotType } from "../src/domain/users/types.js";
 import type { Account } from "./lib/http.js";
@@ -118,13 +117,10 @@ export async function ratioBench(
   const sendOnly = options.sendOnly === true;
   const bareBefore = sendOnly ? undefined : await bareRun(quick);
 
-  // The server's Node options as `npm start` passes them.
-  const execArgv = [
-    YOUNG_GENERATION_FLAG,
-    ...(options.cpuProfDir === undefined
+  const execArgv =
+    options.cpuProfDir === undefined
       ? []
-      : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(options.cpuProfDir)}`]),
-  ];
+      : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(options.cpuProfDir)}`];
   const child = await spawnChild("chat", { execArgv });
   const ready = child.ready as { url: string; owner: Account };
   const client = new Client(ready.url, 8);

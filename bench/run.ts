@@ -13,7 +13,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import type { Result } from "autocannon";
-import { YOUNG_GENERATION_FLAG } from "../src/lib/young-generation.js";
 import { loadFixtureRequest } from "../src/tools/send-webhook-fixture.js";
 import { BotType } from "../src/domain/users/types.js";
 import type { Account } from "./lib/http.js";
@@ -563,11 +562,8 @@ async function main(): Promise<void> {
 
   const chatNeeded = ["webhook", "sendToEvent", "fanout", "messagesPost", "messagesGet", "bot"].some(wanted);
   if (chatNeeded) {
-    // The server's Node options as `npm start` passes them.
-    const execArgv = [
-      YOUNG_GENERATION_FLAG,
-      ...(CPU_PROF_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`]),
-    ];
+    const execArgv =
+      CPU_PROF_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`];
     const child = await spawnChild("chat", { execArgv });
     const ready = child.ready as { url: string; owner: Account };
     const client = new Client(ready.url, 64);

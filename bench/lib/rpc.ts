@@ -6,6 +6,7 @@ import { fork } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { YOUNG_GENERATION_FLAG } from "../../src/lib/young-generation.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -39,7 +40,8 @@ export async function spawnChild(
     [path.join(ROOT, "bench/child.ts"), mode, ...(options.args ?? [])],
     {
       cwd: ROOT,
-      execArgv: options.execArgv ?? [],
+      // A chat server runs with the Node options `npm start` passes.
+      execArgv: [...(mode === "chat" ? [YOUNG_GENERATION_FLAG] : []), ...(options.execArgv ?? [])],
       env: { ...process.env, ...options.env },
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     },

@@ -59,8 +59,63 @@ const CREDENTIAL_PATTERN = new RegExp(
 /** In a header's value (any header): an HTTP credential, `Bearer …` or `Basic …`. */
 const HTTP_CREDENTIAL = /\b(?:bearer|basic|token)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
 
-/** Credentials in a URL (`https://user:password@host`): the user information is replaced. */
-const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:"']+:[^\s/@"']+@/gi;
+/**
+ * Credentials in a URL (`scheme://user:password@host`, the scheme a letter then letters, digits,
+ * `+`, `.` or `-`, starting a word): the user information is replaced. Found from each `://` (a
+ * fast search) rather than by one expression, which tries a scheme at every word of the text
+ * (six times as long on a 9 KB GitHub payload).
+ */
+function redactUrlUserinfo(text: string): string {
+  let out = "";
+  let copied = 0;
+  let at = text.indexOf("://");
+  while (at !== -1) {
+    USERINFO.lastIndex = at + 3;
+    if (USERINFO.test(text) && schemeEndsAt(text, at)) {
+      out += `${text.slice(copied, at + 3)}${REDACTED}@`;
+      copied = USERINFO.lastIndex;
+      at = text.indexOf("://", copied);
+    } else {
+      at = text.indexOf("://", at + 1);
+    }
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/** `user:password@`, at the position `lastIndex` says. */
+const USERINFO = /[^\s/@:"']+:[^\s/@"']+@/y;
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** A character of `\w`. */
+function isWordChar(c: number): boolean {
+  return isAsciiLetter(c) || isDigit(c) || c === 0x5f;
+}
+
+/** A character a URL scheme may hold after its first letter: a letter, a digit, `+`, `.` or `-`. */
+function isSchemeChar(c: number): boolean {
+  return isAsciiLetter(c) || isDigit(c) || c === 0x2b || c === 0x2e || c === 0x2d;
+}
+
+/**
+ * Whether a URL scheme ends at `end`: the letters, digits, `+`, `.` and `-` before it include a
+ * letter that starts a word (the text's start, or a character that is not a letter, digit or `_`
+ * before it).
+ */
+function schemeEndsAt(text: string, end: number): boolean {
+  let start = end;
+  while (start > 0 && isSchemeChar(text.charCodeAt(start - 1))) start--;
+  for (let i = start; i < end; i++) {
+    if (isAsciiLetter(text.charCodeAt(i)) && (i === 0 || !isWordChar(text.charCodeAt(i - 1)))) return true;
+  }
+  return false;
+}
 
 /** Known secrets shorter than this are not looked for in text (they would match by chance). */
 const MIN_KNOWN_SECRET_LENGTH = 8;
@@ -81,7 +136,7 @@ export function redactValues(text: string, secrets: readonly string[], inHeader 
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   CREDENTIAL_PATTERN.lastIndex = 0;
   if (CREDENTIAL_PATTERN.test(out)) out = out.replace(CREDENTIAL_PATTERN, REDACTED);
-  if (out.includes("@")) out = out.replace(URL_USERINFO, `$1${REDACTED}@`);
+  if (out.includes("@")) out = redactUrlUserinfo(out);
   return out;
 }
 

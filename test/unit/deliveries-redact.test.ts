@@ -178,3 +178,62 @@ describe("redaction by value (issue 23, finding 6: the delivery log redacts by h
     expect(entry.requestForm).toEqual({ comment: "see [redacted]" });
   });
 });
+
+describe("user information in URLs", () => {
+  it("replaces a URL's user and password wherever the text holds one, and leaves other URLs alone", () => {
+    const cases: [string, string][] = [
+      [
+        "clone https://x-access-token:abc123@github.com/o/r.git",
+        "clone https://[redacted]@github.com/o/r.git",
+      ],
+      [
+        "git+ssh://me:pw@host and svn+https://a:b@c",
+        "git+ssh://[redacted]@host and svn+https://[redacted]@c",
+      ],
+      ['{"u":"HTTPS://Alice:Secret@example.com/x"}', '{"u":"HTTPS://[redacted]@example.com/x"}'],
+      ["x.http://u:p@h", "x.http://[redacted]@h"],
+      ["a://b://c:d@e", "a://b://[redacted]@e"],
+      // Not a scheme that starts a word, no password, or not a URL: as they are.
+      ["foo_http://u:p@h", "foo_http://u:p@h"],
+      ["1http://u:p@h", "1http://u:p@h"],
+      ["https://user@host/x", "https://user@host/x"],
+      ["mailto:user:x@example.com", "mailto:user:x@example.com"],
+      ["://u:p@h", "://u:p@h"],
+      ["https://u:p word@h", "https://u:p word@h"],
+    ];
+    for (const [text, expected] of cases) expect(redactValues(text, [])).toBe(expected);
+  });
+
+  it("finds what the regular expression of the rule finds, on generated texts", () => {
+    // The rule, as a regular expression: a scheme starting a word, `://`, `user:password@`.
+    const rule = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:"']+:[^\s/@"']+@/gi;
+    const atoms = ["a", "Z", "h", "1", "_", "+", ".", "-", ":", "/", "://", "@", " ", '"', "'"];
+    const schemes = ["http", "Git+SSH", "x.y", "a-1", "_h", "1h", "+h", ""];
+    const parts = ["u", "P4ss", "", "a b", "x/y", "q:r", "'", "@"];
+    let seed = 2463534242;
+    const next = (n: number): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
+    };
+    const pick = (from: readonly string[]): string => from[next(from.length)]!;
+    let redacted = 0;
+    for (let i = 0; i < 20_000; i++) {
+      // Random characters and URL-like pieces (some of them with user information), in turn.
+      let text = "";
+      for (let segment = next(5); segment > 0; segment--) {
+        if (next(2) === 0) {
+          for (let n = next(5); n > 0; n--) text += pick(atoms);
+        } else {
+          text += `${pick(schemes)}://${pick(parts)}${next(3) === 0 ? "" : ":"}${pick(parts)}@${pick(parts)}`;
+        }
+      }
+      const expected = text.replace(rule, "$1[redacted]@");
+      if (expected !== text) redacted++;
+      expect(redactValues(text, [])).toBe(expected);
+    }
+    // The generated texts exercise both outcomes.
+    expect(redacted).toBeGreaterThan(100);
+  });
+});

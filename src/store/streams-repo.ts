@@ -236,14 +236,15 @@ export class StreamsRepo {
   /**
    * Activates (or creates) the subscription; an existing row keeps its colour and settings. A new
    * subscription interval starts at the next message (it continues the last closed one when no
-   * message came in between); a new row's read watermark is just below it.
+   * message came in between); a new row's read watermark is just below it. False when it was
+   * active already, also when a concurrent transaction activated it first.
    */
-  async activate(userId: number, streamId: number, color: string, now: number): Promise<void> {
+  async activate(userId: number, streamId: number, color: string, now: number): Promise<boolean> {
     const existing = await this.db.get<{ active: number }>(
       "SELECT active FROM subscriptions WHERE user_id = ? AND stream_id = ?",
       [userId, streamId],
     );
-    if (existing?.active === 1) return;
+    if (existing?.active === 1) return false;
     const next = await this.nextMessageId();
     let from = next;
     const adjacent = await this.db.get<{ from_id: number }>(
@@ -257,12 +258,17 @@ export class StreamsRepo {
         [userId, streamId, from],
       );
     }
-    await this.db.run(
+    // A concurrent transaction may have activated it since the read above (PostgreSQL: the insert
+    // waits for its commit, then the WHERE sees its row): then nothing changes and nothing returns.
+    const activated = await this.db.get<{ user_id: number }>(
       `INSERT INTO subscriptions (user_id, stream_id, active, color, date_subscribed, active_from, read_upto)
        VALUES (?, ?, 1, ?, ?, ?, ?)
-       ON CONFLICT (user_id, stream_id) DO UPDATE SET active = 1, active_from = excluded.active_from`,
+       ON CONFLICT (user_id, stream_id) DO UPDATE SET active = 1, active_from = excluded.active_from
+       WHERE subscriptions.active = 0
+       RETURNING user_id`,
       [userId, streamId, color, now, from, next - 1],
     );
+    return activated !== undefined;
   }
 
   /** Ends the subscription: its interval is kept closed (what the user received stays theirs). */

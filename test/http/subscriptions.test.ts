@@ -147,6 +147,25 @@ describe("POST /api/v1/users/me/subscriptions", () => {
     expect([...(members.body.subscribers as number[])].sort((a, b) => a - b)).toEqual(cast.map((u) => u.id));
   });
 
+  it("subscribes a user once when two of their clients subscribe them to a stream at once", async () => {
+    await s.api.post(SUBS, { as: s.users.othello, params: { subscriptions: [{ name: "Denmark" }] } });
+    const events = recordEvents();
+    const answers = await Promise.all(
+      [0, 1].map(() =>
+        s.api.post(SUBS, { as: s.users.hamlet, params: { subscriptions: [{ name: "Denmark" }] } }),
+      ),
+    );
+    // One request subscribes, the other finds the subscription made (in either order).
+    expect(
+      answers.map((a) => a.body).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    ).toEqual([
+      { result: "success", msg: "", subscribed: { "hamlet@zulip.com": ["Denmark"] }, already_subscribed: {} },
+      { result: "success", msg: "", subscribed: {}, already_subscribed: { "hamlet@zulip.com": ["Denmark"] } },
+    ]);
+    const adds = events.filter((e) => e.event.type === "subscription" && e.event["op"] === "add");
+    expect(adds.map((e) => e.to)).toEqual([[s.users.hamlet.id]]);
+  });
+
   it("lists a stream the user already has under already_subscribed", async () => {
     await s.api.post(SUBS, { as: s.users.hamlet, params: { subscriptions: [{ name: "Denmark" }] } });
     const res = await s.api.post(SUBS, {

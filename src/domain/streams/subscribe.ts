@@ -166,8 +166,12 @@ export async function subscribe(
           continue;
         }
         const picked = color ?? pickColor(used);
+        if (!(await repo.activate(user.id, stream.id, picked, now))) {
+          // Another request (the user's other client) subscribed them since the check above.
+          already.push({ user, stream });
+          continue;
+        }
         used.add(picked);
-        await repo.activate(user.id, stream.id, picked, now);
         if (color !== undefined) await repo.setProperty(user.id, stream.id, "color", color);
         added.push({ user, stream });
         if (stream.inviteOnly && !created.includes(stream)) {

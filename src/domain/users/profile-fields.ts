@@ -1,6 +1,6 @@
 import { JsonableError, UnauthorizedPrincipalError } from "../../errors.js";
 import type { EventSink } from "../events/event-sink.js";
-import { isAdmin } from "./types.js";
+import { ProfileFieldType, isAdmin } from "./types.js";
 import type { CustomProfileField, User } from "./types.js";
 
 /** A custom profile field as Zulip sends it (GET /realm/profile_fields, register, events). */
@@ -18,8 +18,28 @@ export function profileFieldWire(f: CustomProfileField): Record<string, unknown>
   };
 }
 
+const LABEL_TAKEN = "A field with that label already exists.";
+
+/**
+ * A field's label as stored (trimmed), refused when blank or when another of `fields` than
+ * `exceptId` has it in any case (a request at the same time is refused by the store's UNIQUE index).
+ */
+function label(fields: readonly CustomProfileField[], wanted: string, exceptId: number | undefined): string {
+  const name = wanted.trim();
+  if (name === "") throw new JsonableError("Label cannot be blank.");
+  if (fields.some((f) => f.id !== exceptId && f.name.toLowerCase() === name.toLowerCase())) {
+    throw new JsonableError(LABEL_TAKEN);
+  }
+  return name;
+}
+
 export interface ProfileFieldsStore {
   profileFields(): Promise<CustomProfileField[]>;
+  /** The new field's id; undefined when the realm has a field with this label (a concurrent request's). */
+  insertProfileField(
+    realmId: number,
+    f: { name: string; hint: string; fieldType: number; fieldData: string },
+  ): Promise<number | undefined>;
   updateProfileField(id: number, f: { name: string; hint: string; fieldData: string }): Promise<void>;
   deleteProfileField(id: number): Promise<void>;
   setProfileFieldOrder(ids: readonly number[]): Promise<void>;
@@ -27,10 +47,6 @@ export interface ProfileFieldsStore {
 
 export interface ProfileFieldsUsers {
   allUsers(): Promise<User[]>;
-  createProfileField(
-    actor: User,
-    input: { name: string; hint: string; fieldType: number; fieldData: string },
-  ): Promise<number>;
 }
 
 /**
@@ -49,7 +65,14 @@ export class ProfileFieldsService {
     actor: User,
     input: { name: string; hint: string; fieldType: number; fieldData: string },
   ): Promise<number> {
-    const id = await this.users.createProfileField(actor, input);
+    this.requireAdmin(actor);
+    if (input.name.trim() === "") throw new JsonableError("Label cannot be blank.");
+    if (!(Object.values(ProfileFieldType) as number[]).includes(input.fieldType)) {
+      throw new JsonableError("Invalid field type.");
+    }
+    const name = label(await this.repo.profileFields(), input.name, undefined);
+    const id = await this.repo.insertProfileField(actor.realmId, { ...input, name });
+    if (id === undefined) throw new JsonableError(LABEL_TAKEN);
     await this.announce();
     return id;
   }
@@ -63,11 +86,7 @@ export class ProfileFieldsService {
     const fields = await this.repo.profileFields();
     const field = fields.find((f) => f.id === id);
     if (field === undefined) throw new JsonableError(`Field id ${id} not found.`);
-    const name = changes.name === undefined ? field.name : changes.name.trim();
-    if (name === "") throw new JsonableError("Label cannot be blank.");
-    if (fields.some((f) => f.id !== id && f.name.toLowerCase() === name.toLowerCase())) {
-      throw new JsonableError("A field with that label already exists.");
-    }
+    const name = changes.name === undefined ? field.name : label(fields, changes.name, id);
     await this.repo.updateProfileField(id, {
       name,
       hint: changes.hint ?? field.hint,

@@ -24,7 +24,7 @@ import {
   verifyPassword,
 } from "./secrets.js";
 import { avatarUrl } from "./avatar.js";
-import { BotType, ProfileFieldType, Role, isAdmin } from "./types.js";
+import { BotType, Role, isAdmin } from "./types.js";
 import type { BotService, BotTypeValue, CustomProfileField, ProfileValue, Realm, User } from "./types.js";
 
 export const MAX_NAME_LENGTH = 100;
@@ -452,24 +452,6 @@ export class UserService {
 
   async profileFields(): Promise<CustomProfileField[]> {
     return this.repo.profileFields();
-  }
-
-  async createProfileField(
-    actor: User,
-    input: { name: string; hint: string; fieldType: number; fieldData: string },
-  ): Promise<number> {
-    this.requireAdmin(actor);
-    const name = input.name.trim();
-    if (name === "") throw new JsonableError("Label cannot be blank.");
-    if (!(Object.values(ProfileFieldType) as number[]).includes(input.fieldType)) {
-      throw new JsonableError("Invalid field type.");
-    }
-    const taken = new JsonableError("A field with that label already exists.");
-    if ((await this.repo.profileFields()).some((f) => f.name.toLowerCase() === name.toLowerCase()))
-      throw taken;
-    const id = await this.repo.insertProfileField(actor.realmId, { ...input, name });
-    if (id === undefined) throw taken;
-    return id;
   }
 
   /** Sets (or with an empty value, clears) the user's own profile field values. */

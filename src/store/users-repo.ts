@@ -284,6 +284,18 @@ export class UsersRepo {
     return r !== undefined;
   }
 
+  /**
+   * A number that changes (in the same transaction) whenever a user's email, name or activity, a
+   * custom profile field or a value of one changes (migration 115's triggers): what a directory of
+   * users built for webhooks depends on.
+   */
+  async directoryVersion(): Promise<number> {
+    const r = await this.db.get<{ version: number }>(
+      "SELECT version FROM user_directory_version WHERE id = 1",
+    );
+    return Number(r?.version ?? 0);
+  }
+
   // Custom profile fields
 
   async profileFields(): Promise<CustomProfileField[]> {

@@ -3,7 +3,7 @@
  * external-account profile field holds the sender's login, the message names them `@_**Full Name**`;
  * with no such user, or two, it names the GitHub login.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { caseBody, loadCases } from "../../integrations/kit/index.js";
@@ -85,5 +85,39 @@ describe("GitHub silent mentions", () => {
   it("names the GitHub login again when two users claim the account", async () => {
     await setGitHubAccount(t.users.othello, "baxterandthehackers");
     expect(await postFork()).toBe(`baxterandthehackers ${forked}`);
+  });
+});
+
+describe("the directory of GitHub accounts", () => {
+  it("is read once while no user or profile field changes, and follows a change at once", async () => {
+    await setGitHubAccount(t.users.othello, "");
+    const allUsers = jest.spyOn(t.running.services.users, "allUsers");
+    /** The message a fork names the sender in, and how many times the users were read for it. */
+    const post = async (): Promise<[string | undefined, number]> => {
+      const before = allUsers.mock.calls.length;
+      const content = await postFork();
+      return [content, allUsers.mock.calls.length - before];
+    };
+    try {
+      const named = `@_**${t.users.hamlet.fullName}** ${forked}`;
+      expect([await post(), await post(), await post()]).toEqual([
+        [named, 1],
+        [named, 0],
+        [named, 0],
+      ]);
+
+      const renamed = await t.api.patch(`/api/v1/users/${t.users.hamlet.id}`, {
+        as: t.users.iago,
+        params: { full_name: "Prince Hamlet" },
+      });
+      expect(renamed.status).toBe(200);
+      expect(await post()).toEqual([`@_**Prince Hamlet** ${forked}`, 1]);
+
+      const deactivated = await t.api.delete(`/api/v1/users/${t.users.hamlet.id}`, { as: t.users.iago });
+      expect(deactivated.status).toBe(200);
+      expect(await post()).toEqual([`baxterandthehackers ${forked}`, 1]);
+    } finally {
+      allUsers.mockRestore();
+    }
   });
 });

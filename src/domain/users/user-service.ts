@@ -197,6 +197,11 @@ export class UserService {
     return this.repo.all();
   }
 
+  /** Changes whenever what a directory of users (names, emails, activity, profile fields) holds changes. */
+  async directoryVersion(): Promise<number> {
+    return this.repo.directoryVersion();
+  }
+
   async profileData(userIds: readonly number[] | null): Promise<Map<number, Map<number, ProfileValue>>> {
     return this.repo.profileValues(userIds);
   }

@@ -24,9 +24,9 @@ import type {
 } from "../../../integrations/kit/define-integration.js";
 import type { Wild } from "../../../integrations/kit/wild.js";
 import type { UserService } from "../users/user-service.js";
-import { ProfileFieldType } from "../users/types.js";
 import type { User } from "../users/types.js";
 import { misconfiguredNotice } from "./misconfigured.js";
+import { UserDirectories } from "./user-directories.js";
 import { deliveryIdOf, verifySignature } from "../../../integrations/kit/signatures.js";
 import type { SignedRequest } from "../../../integrations/kit/define-integration.js";
 import { wildcardPatternsProblem } from "../../../integrations/kit/wildcard.js";
@@ -146,6 +146,8 @@ export class WebhookService {
   private readonly notices: OnceEvery;
   /** resolve_topics and edit_status_messages: a ticket's life in one topic. */
   private readonly lifecycle: TopicLifecycle;
+  /** Users by email and by external account, for integrations that declare those needs. */
+  private readonly directories: UserDirectories;
 
   constructor(
     private readonly registry: IntegrationRegistry,
@@ -158,6 +160,7 @@ export class WebhookService {
   ) {
     this.notices = extras.onceEvery ?? memoryOnceEvery();
     this.lifecycle = new TopicLifecycle(extras.topics, clock, logger);
+    this.directories = new UserDirectories(users);
   }
 
   list(): readonly AnyIntegration[] {
@@ -528,14 +531,7 @@ export class WebhookService {
   ): Promise<DispatchOutcome> {
     const needs = integration.needs ?? [];
     let userFullName: WebhookRequest["userFullName"];
-    if (needs.includes("directory")) {
-      const names = new Map(
-        (await this.users.allUsers())
-          .filter((u) => u.isActive)
-          .map((u) => [u.email.toLowerCase(), u.fullName]),
-      );
-      userFullName = (email) => names.get(email.toLowerCase());
-    }
+    if (needs.includes("directory")) userFullName = await this.directories.fullNameByEmail();
     let botConfig: WebhookRequest["botConfig"];
     if (needs.includes("botConfig")) {
       const config = { ...(await this.users.botConfig(bot.id)), ...configOverride };
@@ -543,7 +539,7 @@ export class WebhookService {
     }
     let usersByExternalAccount: WebhookRequest["usersByExternalAccount"];
     if (needs.includes("externalAccounts")) {
-      usersByExternalAccount = await this.externalAccountDirectory();
+      usersByExternalAccount = await this.directories.namesByExternalAccount();
     }
     const renderTemplates = needs.includes("templates") ? this.extras.templates : undefined;
     const fetchJson = needs.includes("http") ? this.loggedFetcher(integration, bot) : undefined;
@@ -576,36 +572,6 @@ export class WebhookService {
         throw err;
       }
     };
-  }
-
-  /**
-   * The realm's external accounts (Zulip's get_user_by_external_account): for each kind (the
-   * `subtype` of an external-account profile field), the active users' full names by account name.
-   */
-  private async externalAccountDirectory(): Promise<(kind: string, account: string) => readonly string[]> {
-    const kinds = new Map<number, string>();
-    for (const field of await this.users.profileFields()) {
-      if (field.fieldType !== ProfileFieldType.EXTERNAL_ACCOUNT) continue;
-      const subtype = externalAccountSubtype(field.fieldData);
-      if (subtype !== undefined) kinds.set(field.id, subtype);
-    }
-    const byAccount = new Map<string, string[]>();
-    if (kinds.size > 0) {
-      const active = new Map(
-        (await this.users.allUsers()).filter((u) => u.isActive).map((u) => [u.id, u.fullName]),
-      );
-      for (const [userId, values] of await this.users.profileData(null)) {
-        const fullName = active.get(userId);
-        if (fullName === undefined) continue;
-        for (const [fieldId, value] of values) {
-          const kind = kinds.get(fieldId);
-          if (kind === undefined || value.value === "") continue;
-          const key = `${kind}\n${value.value.toLowerCase()}`;
-          byAccount.set(key, [...(byAccount.get(key) ?? []), fullName]);
-        }
-      }
-    }
-    return (kind, account) => byAccount.get(`${kind}\n${account.toLowerCase()}`) ?? [];
   }
 
   /** Stage "deliver": to the stream (name or id, decoded once more), else privately to the owner. */
@@ -705,17 +671,4 @@ export class WebhookService {
       this.logger.warn("could not notify a bot owner", { bot_id: bot.id, kind, error: err as Error });
     }
   }
-}
-
-/** The `subtype` of an external-account field's `field_data` (`{"subtype":"github"}`), if any. */
-function externalAccountSubtype(fieldData: string): string | undefined {
-  try {
-    const data = JSON.parse(fieldData) as unknown;
-    if (data !== null && typeof data === "object" && "subtype" in data && typeof data.subtype === "string") {
-      return data.subtype;
-    }
-  } catch {
-    // A field without valid field_data names no kind.
-  }
-  return undefined;
 }

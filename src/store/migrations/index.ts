@@ -34,6 +34,7 @@ import { streamTopicsPolicy } from "./111-stream-topics-policy.js";
 import { webhookStatusMessagesAge } from "./112-webhook-status-messages-age.js";
 import { canInviteUsersGroup } from "./113-can-invite-users-group.js";
 import { streamCreator } from "./114-stream-creator.js";
+import { userDirectoryVersion } from "./115-user-directory-version.js";
 import { outgoingDeliveryStates } from "./075-outgoing-delivery-states.js";
 import type { Migration } from "./types.js";
 import { botSigningSecrets } from "./070-bot-signing-secrets.js";
@@ -82,4 +83,5 @@ export const migrations: readonly Migration[] = [
   webhookStatusMessagesAge,
   canInviteUsersGroup,
   streamCreator,
+  userDirectoryVersion,
 ];

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "@jest/globals";
+import { UserDirectories } from "../../src/domain/webhooks/user-directories.js";
+import type { DirectorySource } from "../../src/domain/webhooks/user-directories.js";
+import type { CustomProfileField, ProfileValue, User } from "../../src/domain/users/types.js";
+
+function user(id: number, email: string, fullName: string, isActive = true): User {
+  return {
+    id,
+    realmId: 1,
+    email,
+    fullName,
+    shortName: email.split("@")[0]!,
+    apiKey: "",
+    role: 400,
+    isActive,
+    isBot: false,
+    botType: null,
+    botOwnerId: null,
+    timezone: "",
+    dateJoinedMs: 0,
+    defaultSendingStream: null,
+    defaultEventsRegisterStream: null,
+    defaultAllPublicStreams: false,
+  };
+}
+
+/** A source whose version the test raises, counting how often the users are read. */
+function source(users: User[]): DirectorySource & { version: number; reads: number; failNext: boolean } {
+  const fields: CustomProfileField[] = [
+    { id: 5, name: "GitHub", hint: "", fieldType: 7, fieldData: '{"subtype":"github"}', order: 1 },
+    { id: 6, name: "Phone", hint: "", fieldType: 1, fieldData: "", order: 2 },
+  ];
+  const values = new Map<number, Map<number, ProfileValue>>([
+    [1, new Map([[5, { value: "Ann-GH", renderedValue: null }]])],
+    [2, new Map([[6, { value: "ann-gh", renderedValue: null }]])],
+    [3, new Map([[5, { value: "ann-gh", renderedValue: null }]])],
+  ]);
+  const s = {
+    version: 1,
+    reads: 0,
+    failNext: false,
+    directoryVersion: () => Promise.resolve(s.version),
+    allUsers: () => {
+      s.reads++;
+      if (s.failNext) {
+        s.failNext = false;
+        return Promise.reject(new Error("store unavailable"));
+      }
+      return Promise.resolve([...users]);
+    },
+    profileFields: () => Promise.resolve(fields),
+    profileData: () => Promise.resolve(values),
+  };
+  return s;
+}
+
+describe("user directories for webhooks", () => {
+  it("name active users by email in any case, built once per version of the store", async () => {
+    const users = [user(1, "Ann@example.com", "Ann"), user(2, "bob@example.com", "Bob", false)];
+    const src = source(users);
+    const dirs = new UserDirectories(src);
+    const first = await dirs.fullNameByEmail();
+    expect([first("ann@EXAMPLE.com"), first("bob@example.com"), first("carl@example.com")]).toEqual([
+      "Ann",
+      undefined,
+      undefined,
+    ]);
+    await dirs.fullNameByEmail();
+    expect(src.reads).toBe(1);
+
+    users[0] = user(1, "Ann@example.com", "Ann Lee");
+    src.version = 2;
+    expect((await dirs.fullNameByEmail())("ann@example.com")).toBe("Ann Lee");
+    expect(src.reads).toBe(2);
+  });
+
+  it("build once for requests that ask at the same time, and again after a failed build", async () => {
+    const src = source([user(1, "ann@example.com", "Ann")]);
+    const dirs = new UserDirectories(src);
+    src.failNext = true;
+    await expect(dirs.fullNameByEmail()).rejects.toThrow("store unavailable");
+    const lookups = await Promise.all([
+      dirs.fullNameByEmail(),
+      dirs.fullNameByEmail(),
+      dirs.fullNameByEmail(),
+    ]);
+    expect(lookups.map((l) => l("ann@example.com"))).toEqual(["Ann", "Ann", "Ann"]);
+    expect(src.reads).toBe(2);
+  });
+
+  it("name active users by the accounts of external-account fields of the kind, in any case", async () => {
+    const src = source([
+      user(1, "ann@example.com", "Ann"),
+      user(2, "bob@example.com", "Bob"),
+      user(3, "cy@example.com", "Cy", false),
+    ]);
+    const byAccount = await new UserDirectories(src).namesByExternalAccount();
+    // Bob's value is in a field that is not an external account; Cy is deactivated.
+    expect([
+      byAccount("github", "ann-gh"),
+      byAccount("twitter", "ann-gh"),
+      byAccount("github", "nobody"),
+    ]).toEqual([["Ann"], [], []]);
+  });
+});

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Queryable } from "./db.js";
-import { sqlBool } from "./db.js";
+import { jsonIdsIn, sqlBool } from "./db.js";
 import type {
   BotService,
   BotTypeValue,
@@ -247,6 +247,16 @@ export class UsersRepo {
 
   async all(): Promise<User[]> {
     return (await this.db.all<UserRow>(`SELECT ${USER_COLUMNS} FROM users ORDER BY id`)).map(toUser);
+  }
+
+  /** The emails of the users among `ids` (one statement whatever their number). */
+  async emailsOf(ids: readonly number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.all<{ id: number; email: string }>(
+      `SELECT id, email FROM users WHERE id IN ${jsonIdsIn(this.db)}`,
+      [JSON.stringify(ids)],
+    );
+    return new Map(rows.map((r) => [Number(r.id), r.email]));
   }
 
   async botsOwnedBy(ownerId: number): Promise<User[]> {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "@jest/globals";
+import { afterEach, describe, expect, it, jest } from "@jest/globals";
 import { ManualClock } from "../../src/clock.js";
 import { drainEvents, registerQueue } from "../helpers/events.js";
 import { startTestServer } from "../helpers/test-server.js";
@@ -76,6 +76,46 @@ describe("POST /api/v1/users/me/presence", () => {
       },
       server_timestamp: T0,
     });
+  });
+
+  it("answers a ping that changes nobody's status without reading every user of the realm", async () => {
+    // Every client pings each minute: the answer looks up the emails of the users it lists only.
+    const { server, clock } = await start();
+    const { api, users } = server;
+    await api.post("/api/v1/users/me/presence", { as: users.hamlet, params: { status: "active" } });
+    await api.post("/api/v1/users/me/presence", { as: users.othello, params: { status: "active" } });
+    clock.advance(30_000);
+    const allUsers = jest.spyOn(server.running.services.users, "allUsers");
+    try {
+      const full = await api.post("/api/v1/users/me/presence", {
+        as: users.hamlet,
+        params: { status: "active" },
+      });
+      const slim = await api.post("/api/v1/users/me/presence", {
+        as: users.othello,
+        params: { status: "active", slim_presence: true },
+      });
+      expect([full.body, slim.body]).toEqual([
+        {
+          result: "success",
+          msg: "",
+          presences: { "hamlet@zulip.com": active(T0 + 30), "othello@zulip.com": active(T0) },
+          server_timestamp: T0 + 30,
+        },
+        {
+          result: "success",
+          msg: "",
+          presences: {
+            [String(users.hamlet.id)]: { active_timestamp: T0 + 30, idle_timestamp: T0 + 30 },
+            [String(users.othello.id)]: { active_timestamp: T0 + 30, idle_timestamp: T0 + 30 },
+          },
+          server_timestamp: T0 + 30,
+        },
+      ]);
+      expect(allUsers).not.toHaveBeenCalled();
+    } finally {
+      allUsers.mockRestore();
+    }
   });
 
   it("rejects an unknown status", async () => {

@@ -197,6 +197,11 @@ export class UserService {
     return this.repo.all();
   }
 
+  /** The emails of the users among `ids`, by id. */
+  async emailsOf(ids: readonly number[]): Promise<Map<number, string>> {
+    return this.repo.emailsOf(ids);
+  }
+
   /** Changes whenever what a directory of users (names, emails, activity, profile fields) holds changes. */
   async directoryVersion(): Promise<number> {
     return this.repo.directoryVersion();

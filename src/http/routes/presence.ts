@@ -19,13 +19,17 @@ import {
 import type { AppState } from "../state.js";
 import { success } from "../state.js";
 
-/** The realm's presence rows as clients see them (keyed by email, or by id when slim). */
+/**
+ * The realm's presence rows as clients see them: keyed by id when slim, else by email (looked up
+ * for those rows only: every client posts its presence every minute, whatever the realm's size).
+ */
 async function realmPresences(
   services: Pick<Services, "presence" | "users">,
   slim: boolean,
 ): Promise<Record<string, unknown>> {
-  const emails = new Map((await services.users.allUsers()).map((u) => [u.id, u.email]));
-  return presencesWire(await services.presence.recent(), (id) => emails.get(id), slim);
+  const rows = await services.presence.recent();
+  const emails = slim ? new Map<number, string>() : await services.users.emailsOf(rows.map((p) => p.userId));
+  return presencesWire(rows, (id) => emails.get(id), slim);
 }
 
 /** Presence, typing notifications and user status. */

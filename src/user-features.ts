@@ -108,8 +108,7 @@ export function createUserGroups(
 export function createUserFeatures(deps: UserFeatureDeps): UserFeatures {
   const { db, events, clock, users, streams } = deps;
   // Realm-wide events (presence, status) go to every active user.
-  const realmUserIds = async (): Promise<number[]> =>
-    (await users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
+  const realmUserIds = (): Promise<number[]> => users.activeUserIds();
   const presence = new PresenceService(events, clock, realmUserIds, deps.presenceStore);
   const usersRepo = new UsersRepo(db);
   const adminRepo = new UserAdminRepo(db);

@@ -249,6 +249,12 @@ export class UsersRepo {
     return (await this.db.all<UserRow>(`SELECT ${USER_COLUMNS} FROM users ORDER BY id`)).map(toUser);
   }
 
+  /** The ids of the active users (bots included), ascending. */
+  async activeIds(): Promise<number[]> {
+    const rows = await this.db.all<{ id: number }>("SELECT id FROM users WHERE is_active = 1 ORDER BY id");
+    return rows.map((r) => Number(r.id));
+  }
+
   /** The emails of the users among `ids` (one statement whatever their number). */
   async emailsOf(ids: readonly number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();

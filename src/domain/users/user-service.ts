@@ -197,6 +197,11 @@ export class UserService {
     return this.repo.all();
   }
 
+  /** The ids of the active users (bots included), ascending: the realm-wide events' recipients. */
+  async activeUserIds(): Promise<number[]> {
+    return this.repo.activeIds();
+  }
+
   /** The emails of the users among `ids`, by id. */
   async emailsOf(ids: readonly number[]): Promise<Map<number, string>> {
     return this.repo.emailsOf(ids);

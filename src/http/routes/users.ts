@@ -87,9 +87,8 @@ export function usersRouter(
     const key = ctx.params["user"] ?? "";
     const user = /^\d+$/.test(key) ? await users.byId(Number(key)) : await users.byEmail(key);
     if (user === undefined) throw new JsonableError("No such user");
-    const all = await users.allUsers();
     const [presented] = await present([user], args.client_gravatar, args.include_custom_profile_fields);
-    const owner = all.find((u) => u.id === user.botOwnerId);
+    const owner = user.botOwnerId === null ? undefined : await users.byId(user.botOwnerId);
     ctx.body = success({ user: { ...presented, ...(owner ? { bot_owner: owner.email } : {}) } });
   });
 

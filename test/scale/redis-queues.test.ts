@@ -10,8 +10,7 @@ import type { ZulipEvent } from "../../src/domain/events/event-sink.js";
 import { EventQueueService } from "../../src/domain/events/event-queue-service.js";
 import type { QueueRequest } from "../../src/domain/events/event-queue-service.js";
 import { MemoryEventQueueStore } from "../../src/domain/events/memory-queue-store.js";
-import { Role } from "../../src/domain/users/types.js";
-import type { User } from "../../src/domain/users/types.js";
+import { userRecord as user } from "../helpers/users.js";
 import { BadEventQueueIdError } from "../../src/errors.js";
 import { connectRedis } from "../../src/infra/redis/connection.js";
 import type { RedisBackend } from "../../src/infra/redis/connection.js";
@@ -21,27 +20,6 @@ import { REDIS_URL, dropRedisPrefix, freshRedisPrefix, redisAvailable } from "..
 
 const redisUp = await redisAvailable();
 if (!redisUp) process.stdout.write("SKIPPED Redis event-queue tests: no Redis at 127.0.0.1:6379\n");
-
-function user(id: number): User {
-  return {
-    id,
-    realmId: 1,
-    email: `user${id}@zulip.com`,
-    fullName: `User ${id}`,
-    shortName: `user${id}`,
-    apiKey: "k".repeat(32),
-    role: Role.MEMBER,
-    isActive: true,
-    isBot: false,
-    botType: null,
-    botOwnerId: null,
-    timezone: "",
-    dateJoinedMs: 0,
-    defaultSendingStream: null,
-    defaultEventsRegisterStream: null,
-    defaultAllPublicStreams: false,
-  };
-}
 
 const REQUEST: QueueRequest = {
   eventTypes: null,

@@ -4,8 +4,7 @@ import { runInNewContext } from "node:vm";
 import { ManualClock } from "../../src/clock.js";
 import { EventQueueService } from "../../src/domain/events/event-queue-service.js";
 import { MemoryEventQueueStore } from "../../src/domain/events/memory-queue-store.js";
-import { Role } from "../../src/domain/users/types.js";
-import type { User } from "../../src/domain/users/types.js";
+import { userRecord as user } from "../helpers/users.js";
 import { silentLogger } from "../../src/lib/logger.js";
 
 v8.setFlagsFromString("--expose-gc");
@@ -14,27 +13,6 @@ const gc = runInNewContext("gc") as () => void;
 function heapUsed(): number {
   for (let i = 0; i < 3; i++) gc();
   return process.memoryUsage().heapUsed;
-}
-
-function user(id: number): User {
-  return {
-    id,
-    realmId: 1,
-    email: `user${id}@zulip.com`,
-    fullName: `User ${id}`,
-    shortName: `user${id}`,
-    apiKey: "k".repeat(32),
-    role: Role.MEMBER,
-    isActive: true,
-    isBot: false,
-    botType: null,
-    botOwnerId: null,
-    timezone: "",
-    dateJoinedMs: 0,
-    defaultSendingStream: null,
-    defaultEventsRegisterStream: null,
-    defaultAllPublicStreams: false,
-  };
 }
 
 it("keeps an idle queue under 1 KB (10,000 queues of 1,000 users)", async () => {

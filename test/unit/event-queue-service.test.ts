@@ -6,7 +6,7 @@ import type { EventQueueSettings, QueueRequest } from "../../src/domain/events/e
 import { MemoryEventQueueStore } from "../../src/domain/events/memory-queue-store.js";
 import { parseEventNarrow } from "../../src/domain/events/narrow.js";
 import { Role } from "../../src/domain/users/types.js";
-import type { User } from "../../src/domain/users/types.js";
+import { userRecord as user } from "../helpers/users.js";
 import { BadEventQueueIdError, JsonableError } from "../../src/errors.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import type { EventQueueStore } from "../../src/domain/events/queue-store.js";
@@ -61,28 +61,6 @@ let currentKind: Kind = "memory";
 /** Until the service holds `n` blocked polls (the Redis store answers on later turns). */
 async function untilWaiters(s: EventQueueService, n: number): Promise<void> {
   while (s.waiterCount !== n) await new Promise((resolve) => setTimeout(resolve, 1));
-}
-
-function user(id: number, extra: Partial<User> = {}): User {
-  return {
-    id,
-    realmId: 1,
-    email: `user${id}@zulip.com`,
-    fullName: `User ${id}`,
-    shortName: `user${id}`,
-    apiKey: "k".repeat(32),
-    role: Role.MEMBER,
-    isActive: true,
-    isBot: false,
-    botType: null,
-    botOwnerId: null,
-    timezone: "",
-    dateJoinedMs: 0,
-    defaultSendingStream: null,
-    defaultEventsRegisterStream: null,
-    defaultAllPublicStreams: false,
-    ...extra,
-  };
 }
 
 const REQUEST: QueueRequest = {

@@ -2,26 +2,10 @@ import { describe, expect, it } from "@jest/globals";
 import { UserDirectories } from "../../src/domain/webhooks/user-directories.js";
 import type { DirectorySource } from "../../src/domain/webhooks/user-directories.js";
 import type { CustomProfileField, ProfileValue, User } from "../../src/domain/users/types.js";
+import { userRecord } from "../helpers/users.js";
 
 function user(id: number, email: string, fullName: string, isActive = true): User {
-  return {
-    id,
-    realmId: 1,
-    email,
-    fullName,
-    shortName: email.split("@")[0]!,
-    apiKey: "",
-    role: 400,
-    isActive,
-    isBot: false,
-    botType: null,
-    botOwnerId: null,
-    timezone: "",
-    dateJoinedMs: 0,
-    defaultSendingStream: null,
-    defaultEventsRegisterStream: null,
-    defaultAllPublicStreams: false,
-  };
+  return userRecord(id, { email, fullName, isActive });
 }
 
 /** A source whose version the test raises, counting how often the users are read. */

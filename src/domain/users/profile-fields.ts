@@ -20,17 +20,25 @@ export function profileFieldWire(f: CustomProfileField): Record<string, unknown>
 
 const LABEL_TAKEN = "A field with that label already exists.";
 
-/**
- * A field's label as stored (trimmed), refused when blank or when another of `fields` than
- * `exceptId` has it in any case (a request at the same time is refused by the store's UNIQUE index).
- */
-function label(fields: readonly CustomProfileField[], wanted: string, exceptId: number | undefined): string {
+/** A field's label as stored: trimmed, refused when blank. */
+function trimmedLabel(wanted: string): string {
   const name = wanted.trim();
   if (name === "") throw new JsonableError("Label cannot be blank.");
+  return name;
+}
+
+/**
+ * Refuses `name` when another of `fields` than `exceptId` has it in any case (a request at the
+ * same time is refused by the store's UNIQUE index).
+ */
+function refuseTakenLabel(
+  fields: readonly CustomProfileField[],
+  name: string,
+  exceptId: number | undefined,
+): void {
   if (fields.some((f) => f.id !== exceptId && f.name.toLowerCase() === name.toLowerCase())) {
     throw new JsonableError(LABEL_TAKEN);
   }
-  return name;
 }
 
 export interface ProfileFieldsStore {
@@ -66,11 +74,11 @@ export class ProfileFieldsService {
     input: { name: string; hint: string; fieldType: number; fieldData: string },
   ): Promise<number> {
     this.requireAdmin(actor);
-    if (input.name.trim() === "") throw new JsonableError("Label cannot be blank.");
+    const name = trimmedLabel(input.name);
     if (!(Object.values(ProfileFieldType) as number[]).includes(input.fieldType)) {
       throw new JsonableError("Invalid field type.");
     }
-    const name = label(await this.repo.profileFields(), input.name, undefined);
+    refuseTakenLabel(await this.repo.profileFields(), name, undefined);
     const id = await this.repo.insertProfileField(actor.realmId, { ...input, name });
     if (id === undefined) throw new JsonableError(LABEL_TAKEN);
     await this.announce();
@@ -86,7 +94,8 @@ export class ProfileFieldsService {
     const fields = await this.repo.profileFields();
     const field = fields.find((f) => f.id === id);
     if (field === undefined) throw new JsonableError(`Field id ${id} not found.`);
-    const name = changes.name === undefined ? field.name : label(fields, changes.name, id);
+    const name = changes.name === undefined ? field.name : trimmedLabel(changes.name);
+    refuseTakenLabel(fields, name, id);
     await this.repo.updateProfileField(id, {
       name,
       hint: changes.hint ?? field.hint,

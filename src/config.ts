@@ -76,7 +76,7 @@ export interface BackendTimeouts {
   databaseStatementMs: number;
   /** Opening a Redis connection (ioredis connectTimeout). */
   redisConnectMs: number;
-  /** A Redis command unanswered this long fails (ioredis commandTimeout). */
+  /** A Redis command unanswered this long fails (RedisCommandTimeoutError, redis/connection.ts). */
   redisCommandMs: number;
 }
 

@@ -63,13 +63,13 @@ function asErrorLike(err: unknown): ErrorLike | undefined {
 
 /**
  * Whether `err` is ioredis saying the connection is down (commands are not queued while it is) or
- * that a command went unanswered for its `commandTimeout`.
+ * that a command went unanswered for its timeout (`RedisCommandTimeoutError`, redis/connection.ts).
  */
 export function isRedisConnectionError(err: unknown): boolean {
   const e = asErrorLike(err);
   if (e === undefined) return false;
-  if (e.name === "MaxRetriesPerRequestError") return true;
-  return /Connection is closed|enableOfflineQueue|Stream isn't writeable|Reached the max retries|Command timed out/i.test(
+  if (e.name === "MaxRetriesPerRequestError" || e.name === "RedisCommandTimeoutError") return true;
+  return /Connection is closed|enableOfflineQueue|Stream isn't writeable|Reached the max retries/i.test(
     e.message,
   );
 }

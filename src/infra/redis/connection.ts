@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { Command, Redis } from "ioredis";
 import type { Logger } from "../../lib/logger.js";
 import { isRedisConnectionError } from "../unavailable.js";
 
@@ -8,8 +8,9 @@ import { isRedisConnectionError } from "../unavailable.js";
  *
  * Commands never wait for a lost connection (no offline queue, one retry): while Redis is away
  * they fail at once and the request is answered 503 (src/infra/unavailable.ts); a command left
- * unanswered (packets dropped, Redis frozen) fails after `commandTimeoutMs`, and opening a
- * connection gives up after `connectTimeoutMs`. ioredis reconnects by itself and re-subscribes,
+ * unanswered (packets dropped, Redis frozen) fails after `commandTimeoutMs` with
+ * `RedisCommandTimeoutError` (never because this process was too busy to read an answer that had
+ * come: see `withDeadline`), and opening a connection gives up after `connectTimeoutMs`. ioredis reconnects by itself and re-subscribes,
  * so the process recovers without a restart.
  */
 export interface RedisBackend {
@@ -25,6 +26,47 @@ export interface RedisBackend {
 export interface RedisTimeouts {
   connectTimeoutMs: number;
   commandTimeoutMs: number;
+}
+
+/** A Redis command that got no answer within the command timeout. */
+export class RedisCommandTimeoutError extends Error {
+  constructor(command: string, timeoutMs: number) {
+    super(`Redis ${command.toUpperCase()} got no answer in ${timeoutMs} ms`);
+    this.name = "RedisCommandTimeoutError";
+  }
+}
+
+/**
+ * Fails `command` once it has had no answer for `timeoutMs`. Node runs due timers before it reads
+ * sockets in each turn of its event loop, so after a stall longer than the timeout (a long
+ * synchronous task, the process not scheduled on a loaded machine) a timer like ioredis's own
+ * `commandTimeout` fires while Redis's prompt answer sits unread, and a healthy Redis is taken for
+ * a lost one (a fan-out then resets its users' event queues). The verdict is therefore given one
+ * turn later, after the sockets have been read.
+ */
+function withDeadline(command: Command, timeoutMs: number): void {
+  let answered = false;
+  const timer = setTimeout(() => {
+    setImmediate(() => {
+      if (!answered) command.reject(new RedisCommandTimeoutError(command.name, timeoutMs));
+    });
+  }, timeoutMs);
+  const settle = (): void => {
+    answered = true;
+    clearTimeout(timer);
+  };
+  command.promise.then(settle, settle);
+}
+
+/** ioredis's client with `withDeadline` on every command instead of its own `commandTimeout`. */
+function clientWithDeadlines(RedisClient: typeof Redis, timeoutMs: number): typeof Redis {
+  return class extends RedisClient {
+    override sendCommand(...args: Parameters<Redis["sendCommand"]>): unknown {
+      const sent = super.sendCommand(...args);
+      withDeadline(args[0], timeoutMs);
+      return sent;
+    }
+  };
 }
 
 /** Thrown when Redis cannot be reached at start-up (the server waits and retries). */
@@ -54,12 +96,12 @@ function connection(
   role: string,
   timeouts: RedisTimeouts,
 ): Redis {
-  const redis = new RedisClient(url, {
+  const Client = clientWithDeadlines(RedisClient, timeouts.commandTimeoutMs);
+  const redis = new Client(url, {
     lazyConnect: true,
     enableOfflineQueue: role === "subscriber",
     maxRetriesPerRequest: 1,
     connectTimeout: timeouts.connectTimeoutMs,
-    commandTimeout: timeouts.commandTimeoutMs,
     keepAlive: 10_000,
     retryStrategy: (times) => Math.min(100 * times, 1000),
   });

@@ -86,4 +86,30 @@ describe("user directories for webhooks", () => {
       byAccount("github", "nobody"),
     ]).toEqual([["Ann"], [], []]);
   });
+
+  it("guess a user for a direct message: first name that matches, full name or email start, lowest id", async () => {
+    const users = [
+      user(7, "zed@example.com", "Ann"),
+      user(4, "ann.smith@example.com", "Annie Smith"),
+      user(2, "ghost@example.com", "Ghost", false),
+      user(9, "bo@example.com", "Bo"),
+    ];
+    const src = source(users);
+    const dirs = new UserDirectories(src);
+    const guess = await dirs.guessUser();
+    // "ANN" is user 7's full name and the start of user 4's email: the lower id wins.
+    expect(guess(["ANN"])?.id).toBe(4);
+    expect(guess(["annie smith"])?.id).toBe(4);
+    expect(guess(["zed"])?.id).toBe(7);
+    expect(guess(["", "nobody", "bo"])?.id).toBe(9);
+    expect(guess(["Ghost", "ghost@"])).toBeUndefined();
+    expect(guess([])).toBeUndefined();
+    await dirs.guessUser();
+    expect(src.reads).toBe(1);
+
+    users[3] = user(9, "bo@example.com", "Bo", false);
+    src.version = 2;
+    expect((await dirs.guessUser())(["bo"])).toBeUndefined();
+    expect(src.reads).toBe(2);
+  });
 });

@@ -15,6 +15,12 @@ export type FullNameByEmail = (email: string) => string | undefined;
 /** Active users' full names by external account (kind, account in any case): the `externalAccounts` need. */
 export type NamesByExternalAccount = (kind: string, account: string) => readonly string[];
 
+/**
+ * Zulip's guess of a user from one of several names (an integration's direct message): the first
+ * name that is an active user's full name (any case) or the start of an email, lowest id first.
+ */
+export type GuessUser = (names: readonly string[]) => User | undefined;
+
 /** A value built for one version of the source, rebuilt (once, however many ask at the same time) when it changes. */
 class Versioned<T> {
   private current: { version: number; value: Promise<T> } | undefined;
@@ -44,6 +50,7 @@ class Versioned<T> {
 export class UserDirectories {
   private readonly byEmail = new Versioned(() => this.buildByEmail());
   private readonly byAccount = new Versioned(() => this.buildByAccount());
+  private readonly guesses = new Versioned(() => this.buildGuess());
 
   constructor(private readonly source: DirectorySource) {}
 
@@ -53,6 +60,26 @@ export class UserDirectories {
 
   async namesByExternalAccount(): Promise<NamesByExternalAccount> {
     return this.byAccount.get(await this.source.directoryVersion());
+  }
+
+  async guessUser(): Promise<GuessUser> {
+    return this.guesses.get(await this.source.directoryVersion());
+  }
+
+  private async buildGuess(): Promise<GuessUser> {
+    const users = (await this.source.allUsers())
+      .filter((u) => u.isActive)
+      .sort((a, b) => a.id - b.id)
+      .map((user) => ({ user, name: user.fullName.toLowerCase(), email: user.email.toLowerCase() }));
+    return (names) => {
+      for (const raw of names) {
+        const name = raw.toLowerCase();
+        if (name === "") continue;
+        const hit = users.find((u) => u.name === name || u.email.startsWith(name));
+        if (hit !== undefined) return hit.user;
+      }
+      return undefined;
+    };
   }
 
   private async buildByEmail(): Promise<FullNameByEmail> {

@@ -592,7 +592,7 @@ export class WebhookService {
       // An integration may name the stream itself (Slack's channels_map_to_topics=0).
       const stream = message.stream ?? urlStream;
       if (message.directTo !== undefined) {
-        const user = await this.guessUser(message.directTo);
+        const user = (await this.directories.guessUser())(message.directTo);
         if (user !== undefined) {
           ids.push(await this.send(bot, { type: "private", to: [user.id], content: message.body }));
         }
@@ -643,20 +643,6 @@ export class WebhookService {
       }
     }
     return ids;
-  }
-
-  /** Zulip's guess of a user from a name: full name (any case) or start of the email, lowest id first. */
-  private async guessUser(names: readonly string[]): Promise<User | undefined> {
-    const users = (await this.users.allUsers()).filter((u) => u.isActive).sort((a, b) => a.id - b.id);
-    for (const raw of names) {
-      const name = raw.toLowerCase();
-      if (name === "") continue;
-      const hit = users.find(
-        (u) => u.fullName.toLowerCase() === name || u.email.toLowerCase().startsWith(name),
-      );
-      if (hit !== undefined) return hit;
-    }
-    return undefined;
   }
 
   private async notifyOwner(bot: User, kind: string, content: string, rateLimited: boolean): Promise<void> {

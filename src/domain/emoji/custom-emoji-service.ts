@@ -31,7 +31,7 @@ export interface CustomEmojiDeps {
   storage: UploadStorage;
   events: EventSink;
   clock: Clock;
-  users: { allUsers(): Promise<User[]>; realm(): Promise<{ id: number }> };
+  users: { activeUserIds(): Promise<number[]>; realm(): Promise<{ id: number }> };
 }
 
 /** An image to serve at a custom emoji's URL. */
@@ -181,7 +181,7 @@ export class CustomEmojiService implements CustomEmojiSource {
 
   /** Zulip's notify_realm_emoji: the whole dict, to every active user. */
   private async notify(): Promise<void> {
-    const recipients = (await this.deps.users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
+    const recipients = await this.deps.users.activeUserIds();
     this.deps.events.send({ type: "realm_emoji", op: "update", realm_emoji: await this.all() }, recipients);
   }
 }

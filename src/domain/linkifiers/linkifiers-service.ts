@@ -15,7 +15,7 @@ export function linkifierWire(l: LinkifierRow): Record<string, unknown> {
 }
 
 export interface LinkifierUsers {
-  allUsers(): Promise<User[]>;
+  activeUserIds(): Promise<number[]>;
 }
 
 /**
@@ -100,7 +100,7 @@ export class LinkifiersService {
     this.cache = undefined;
     this.changes?.publish("linkifiers");
     const all = await this.repo.all();
-    const recipients = (await this.users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
+    const recipients = await this.users.activeUserIds();
     this.events.send({ type: "realm_linkifiers", realm_linkifiers: all.map(linkifierWire) }, recipients);
     this.events.send(
       { type: "realm_filters", realm_filters: all.map((l) => [l.pattern, l.urlTemplate, l.id]) },

@@ -27,7 +27,7 @@ export interface MessageReportsDeps {
   users: {
     realm(): Promise<Realm>;
     notificationBot(): Promise<User>;
-    allUsers(): Promise<User[]>;
+    activeUserIds(): Promise<number[]>;
   };
   realmRepo: { setRealmModerationRequestChannel(realmId: number, channelId: number | null): Promise<void> };
   streams: {
@@ -82,7 +82,7 @@ export class MessageReportService {
     const realm = await this.deps.users.realm();
     if (realm.moderationRequestChannelId === value) return;
     await this.deps.realmRepo.setRealmModerationRequestChannel(realm.id, value);
-    const everyone = (await this.deps.users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
+    const everyone = await this.deps.users.activeUserIds();
     this.deps.events.send(
       { type: "realm", op: "update", property: "moderation_request_channel_id", value: value ?? -1 },
       everyone,

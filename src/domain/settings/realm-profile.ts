@@ -9,7 +9,7 @@ export const MAX_REALM_DESCRIPTION_LENGTH = 1000;
 
 export interface RealmProfileDeps {
   events: EventSink;
-  users: { realm(): Promise<Realm>; allUsers(): Promise<User[]> };
+  users: { realm(): Promise<Realm>; activeUserIds(): Promise<number[]> };
   realmRepo: {
     setRealmName(realmId: number, name: string): Promise<void>;
     setRealmDescription(realmId: number, description: string): Promise<void>;
@@ -42,7 +42,7 @@ export class RealmProfileService {
       throw new JsonableError(`description is too long (limit: ${MAX_REALM_DESCRIPTION_LENGTH} characters)`);
     }
     const realm = await this.deps.users.realm();
-    const everyone = (await this.deps.users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
+    const everyone = await this.deps.users.activeUserIds();
     if (name !== undefined && name !== realm.name) {
       await this.deps.realmRepo.setRealmName(realm.id, name);
       this.deps.events.send({ type: "realm", op: "update", property: "name", value: name }, everyone);

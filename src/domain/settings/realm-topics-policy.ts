@@ -5,7 +5,7 @@ import type { Realm, RealmTopicsPolicy, User } from "../users/types.js";
 
 export interface RealmTopicsPolicyDeps {
   events: EventSink;
-  users: { realm(): Promise<Realm>; allUsers(): Promise<User[]> };
+  users: { realm(): Promise<Realm>; activeUserIds(): Promise<number[]> };
   realmRepo: { setRealmTopicsPolicy(realmId: number, policy: RealmTopicsPolicy): Promise<void> };
 }
 
@@ -24,7 +24,7 @@ export class RealmTopicsPolicyService {
     const realm = await this.deps.users.realm();
     if (realm.topicsPolicy === policy) return;
     await this.deps.realmRepo.setRealmTopicsPolicy(realm.id, policy);
-    const everyone = (await this.deps.users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
+    const everyone = await this.deps.users.activeUserIds();
     // Zulip's realm update event; `mandatory_topics` is the pre-392 name of the same rule.
     this.deps.events.send(
       { type: "realm", op: "update", property: "topics_policy", value: policy },

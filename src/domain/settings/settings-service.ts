@@ -53,7 +53,7 @@ export interface SettingsStore {
 }
 
 export interface SettingsUsers {
-  allUsers(): Promise<User[]>;
+  activeUserIds(): Promise<number[]>;
   invalidateCredentials(userId: number): void;
   validateFullName(fullName: string): string;
 }
@@ -98,7 +98,7 @@ export class SettingsService {
     if (fullName !== undefined && fullName !== user.fullName) {
       await this.store.setFullName(user.id, fullName);
       this.users.invalidateCredentials(user.id);
-      const everyone = (await this.users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
+      const everyone = await this.users.activeUserIds();
       this.events.send(
         { type: "realm_user", op: "update", person: { user_id: user.id, full_name: fullName } },
         everyone,

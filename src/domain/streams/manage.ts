@@ -293,7 +293,7 @@ export async function setDefaultStream(
   if (stream === undefined || stream.isArchived) throw new JsonableError("Invalid stream ID");
   if (isDefault && stream.inviteOnly) throw new JsonableError("Private streams cannot be made default.");
   await deps.store.transaction(({ streams }) => streams.update(stream.id, { isDefault }));
-  const everyone = (await deps.users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
+  const everyone = await deps.users.activeUserIds();
   const defaults = (await deps.store.read.streams.all()).filter((s) => s.isDefault);
   // Channel ids since Zulip 10.0 (feature level 330).
   deps.events.send({ type: "default_streams", default_streams: defaults.map((s) => s.id) }, everyone);

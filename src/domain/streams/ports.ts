@@ -8,7 +8,10 @@ import type { PermissionChecker } from "../user-groups/group-permissions.js";
 import type { StreamAccess } from "./access.js";
 
 /** What the stream use cases need of the users area. */
-export type UserDirectory = Pick<UserService, "byId" | "byEmail" | "realm" | "allUsers" | "notificationBot">;
+export type UserDirectory = Pick<
+  UserService,
+  "byId" | "byEmail" | "realm" | "allUsers" | "activeUserIds" | "notificationBot"
+>;
 
 /** Posts the announcements and Notification Bot notices of stream changes (the messages area). */
 export interface NoticeSender {

@@ -39,7 +39,7 @@ export interface GroupPermissionsDeps {
   users: {
     byId(id: number): Promise<User | undefined>;
     realm(): Promise<Realm>;
-    allUsers(): Promise<User[]>;
+    activeUserIds(): Promise<number[]>;
   };
   realmSettings: RealmGroupSettingsRepo;
   events: EventSink;
@@ -137,7 +137,7 @@ export class GroupPermissionsService implements PermissionChecker {
     for (const [name, value] of Object.entries(changed)) {
       await this.deps.realmSettings.set(realm.id, name, JSON.stringify(value));
     }
-    const everyone = (await this.deps.users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
+    const everyone = await this.deps.users.activeUserIds();
     this.deps.events.send({ type: "realm", op: "update_dict", property: "default", data: changed }, everyone);
   }
 }

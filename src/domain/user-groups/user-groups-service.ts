@@ -58,6 +58,7 @@ export interface MentionableGroup {
 
 export interface GroupUsers {
   allUsers(): Promise<User[]>;
+  activeUserIds(): Promise<number[]>;
   byId(id: number): Promise<User | undefined>;
 }
 
@@ -83,7 +84,7 @@ export class UserGroupsService {
   }
 
   private async realmUserIds(): Promise<number[]> {
-    return (await this.users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
+    return await this.users.activeUserIds();
   }
 
   private async view(rows: UserGroupRow[]): Promise<UserGroupView[]> {

@@ -8,6 +8,7 @@ import type { User } from "./types.js";
 export interface AdminUsers {
   byId(id: number): Promise<User | undefined>;
   allUsers(): Promise<User[]>;
+  activeUserIds(): Promise<number[]>;
   invalidateCredentials(userId: number): void;
   validateFullName(fullName: string): string;
 }
@@ -38,7 +39,7 @@ export class UserAdminService {
   constructor(private readonly deps: UserAdminDeps) {}
 
   private async everyone(): Promise<number[]> {
-    return (await this.deps.users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
+    return await this.deps.users.activeUserIds();
   }
 
   private async target(actor: User, userId: number, allowDeactivated: boolean): Promise<User> {

@@ -54,7 +54,7 @@ export interface ProfileFieldsStore {
 }
 
 export interface ProfileFieldsUsers {
-  allUsers(): Promise<User[]>;
+  activeUserIds(): Promise<number[]>;
 }
 
 /**
@@ -131,7 +131,7 @@ export class ProfileFieldsService {
 
   private async announce(): Promise<void> {
     const fields = (await this.repo.profileFields()).map(profileFieldWire);
-    const recipients = (await this.users.allUsers()).filter((u) => u.isActive).map((u) => u.id);
+    const recipients = await this.users.activeUserIds();
     this.events.send({ type: "custom_profile_fields", fields }, recipients);
   }
 }

@@ -50,7 +50,8 @@ export function subscriptionWire(
     push_notifications: sub.pushNotifications,
     email_notifications: sub.emailNotifications,
     wildcard_mentions_notify: sub.wildcardMentionsNotify,
-    ...(subscribers === undefined ? {} : { subscribers: [...subscribers] }),
+    // The list itself, not a copy: subscribing n users sends n events with the same list.
+    ...(subscribers === undefined ? {} : { subscribers }),
   };
 }
 

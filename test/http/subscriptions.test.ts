@@ -322,6 +322,20 @@ describe("POST /api/v1/users/me/subscriptions", () => {
     });
   });
 
+  it("subscribes a principal named twice once, in the order first named", async () => {
+    const res = await s.api.post(SUBS, {
+      as: s.users.hamlet,
+      params: { subscriptions: [{ name: "Denmark" }], principals: [5, 4, 5, 4] },
+    });
+    expect(res.body).toEqual({
+      result: "success",
+      msg: "",
+      subscribed: { "cordelia@zulip.com": ["Denmark"], "othello@zulip.com": ["Denmark"] },
+      already_subscribed: {},
+    });
+    expect(Object.keys(res.body.subscribed as object)).toEqual(["cordelia@zulip.com", "othello@zulip.com"]);
+  });
+
   it("treats an empty principals list as the requester", async () => {
     const res = await s.api.post(SUBS, {
       as: s.users.hamlet,

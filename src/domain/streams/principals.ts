@@ -15,11 +15,11 @@ export async function resolvePrincipals(
   users: UserDirectory,
   principals: readonly (string | number)[],
 ): Promise<User[]> {
-  const out: User[] = [];
+  const out = new Map<number, User>();
   for (const principal of principals) {
     const user = typeof principal === "number" ? await users.byId(principal) : await users.byEmail(principal);
     if (user === undefined || !user.isActive) throw new PrincipalError(principal);
-    if (!out.some((u) => u.id === user.id)) out.push(user);
+    if (!out.has(user.id)) out.set(user.id, user);
   }
-  return out;
+  return [...out.values()];
 }

@@ -215,7 +215,9 @@ export async function publishSubscribed(
   const subscriberMap = await repo.subscriberIdsOf(streams.map((s) => s.id));
   const newSubscribers = new Map<number, number[]>();
   for (const { user, stream } of added) {
-    newSubscribers.set(stream.id, [...(newSubscribers.get(stream.id) ?? []), user.id]);
+    const ids = newSubscribers.get(stream.id);
+    if (ids === undefined) newSubscribers.set(stream.id, [user.id]);
+    else ids.push(user.id);
   }
   for (const stream of created) {
     const subscribers = subscriberMap.get(stream.id) ?? [];
@@ -232,7 +234,11 @@ export async function publishSubscribed(
     if (viewers.length > 0) deps.events.send(streamOpEvent("create", [stream]), viewers);
   }
   const perUser = new Map<number, Stream[]>();
-  for (const { user, stream } of added) perUser.set(user.id, [...(perUser.get(user.id) ?? []), stream]);
+  for (const { user, stream } of added) {
+    const userStreams = perUser.get(user.id);
+    if (userStreams === undefined) perUser.set(user.id, [stream]);
+    else userStreams.push(stream);
+  }
   for (const [userId, userStreams] of perUser) {
     const subs: Record<string, unknown>[] = [];
     for (const stream of userStreams) {
@@ -244,8 +250,9 @@ export async function publishSubscribed(
   for (const stream of streams) {
     const altered = newSubscribers.get(stream.id) ?? [];
     if (altered.length === 0) continue;
+    const alteredSet = new Set(altered);
     const peers = peersOf(stream, subscriberMap.get(stream.id) ?? [], everyone).filter(
-      (id) => !altered.includes(id),
+      (id) => !alteredSet.has(id),
     );
     if (peers.length === 0) continue;
     deps.events.send(peerEvent("peer_add", [stream.id], altered), peers);

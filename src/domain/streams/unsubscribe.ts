@@ -75,7 +75,9 @@ export async function publishUnsubscribed(
   const perUser = new Map<number, Stream[]>();
   const perStream = new Map<number, { stream: Stream; userIds: number[] }>();
   for (const { user, stream } of removed) {
-    perUser.set(user.id, [...(perUser.get(user.id) ?? []), stream]);
+    const userStreams = perUser.get(user.id);
+    if (userStreams === undefined) perUser.set(user.id, [stream]);
+    else userStreams.push(stream);
     const entry = perStream.get(stream.id) ?? { stream, userIds: [] };
     entry.userIds.push(user.id);
     perStream.set(stream.id, entry);
@@ -84,8 +86,9 @@ export async function publishUnsubscribed(
   const everyone = (await deps.users.allUsers()).filter((u) => u.isActive);
   const subscriberMap = await deps.store.read.streams.subscriberIdsOf([...perStream.keys()]);
   for (const { stream, userIds } of perStream.values()) {
+    const removedIds = new Set(userIds);
     const peers = peersOf(stream, subscriberMap.get(stream.id) ?? [], everyone).filter(
-      (id) => !userIds.includes(id),
+      (id) => !removedIds.has(id),
     );
     if (peers.length === 0) continue;
     deps.events.send(peerEvent("peer_remove", [stream.id], userIds), peers);

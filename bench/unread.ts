@@ -9,6 +9,8 @@
  *   reader; p50 of sequential requests;
  * - POST /register with fetch_event_types ["message", "update_message_flags"] (max_message_id and
  *   `unread_msgs` with every one of the 50,000 ids), p50; the answer's count is checked;
+ * - the same register for another user holding a fifth as many unread direct messages, all from
+ *   one sender (a bot's notices, say): one `pms` entry with every id;
  * - POST /messages to a 10,000-subscriber stream (1,000 with --quick), p50 of sequential sends
  *   (no event queues: the storage cost; bench/ratio.ts measures the same send with live queues).
  *
@@ -36,6 +38,8 @@ export interface UnreadBenchResult {
   getFirstUnread100P50Ms: number;
   registerUnreadP50Ms: number;
   registerUnreadBytes: number;
+  unreadDirectMessages: number;
+  registerUnreadDmP50Ms: number;
   send10kP50Ms: number;
   send10kMaxMs: number;
   userMessageRows: number;
@@ -129,6 +133,17 @@ export async function unreadBench(
       }
     };
     await Promise.all(Array.from({ length: 20 }, worker));
+    // Another member's unread direct messages, all from the owner.
+    const dmCount = Math.round(unreadCount / 5);
+    const dmReader = (await services.users.byId(memberIds[1]!))!;
+    let nextDm = 0;
+    const dmWorker = async () => {
+      while (nextDm < dmCount) {
+        const i = nextDm++;
+        await services.messages.send(owner, { type: "private", to: [dmReader.id], content: `notice ${i}` });
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, dmWorker));
     await services.eventQueues.idle();
     const seedSec = round((performance.now() - seedStart) / 1000, 1);
 
@@ -194,6 +209,18 @@ export async function unreadBench(
       if (i >= 2) registerSamples.push(r.ms);
     }
 
+    const dmSamples: number[] = [];
+    for (let i = 0; i < Math.ceil(runs / 2) + 2; i++) {
+      const r = await timed("POST", "/api/v1/register", regBody, auth(dmReader), (b) => {
+        const unread = b["unread_msgs"] as { count: number; pms: { unread_message_ids: number[] }[] };
+        const listed = unread.pms[0]?.unread_message_ids.length;
+        if (unread.count !== dmCount || unread.pms.length !== 1 || listed !== dmCount) {
+          throw new Error(`unread_msgs.count ${unread.count}, ${unread.pms.length} pms, ${listed} ids`);
+        }
+      });
+      if (i >= 2) dmSamples.push(r.ms);
+    }
+
     const ownerAuth = auth(owner);
     const sends: number[] = [];
     for (let i = 0; i < (quick ? 5 : 11) + 1; i++) {
@@ -214,6 +241,8 @@ export async function unreadBench(
       getFirstUnread100P50Ms,
       registerUnreadP50Ms: p50(registerSamples),
       registerUnreadBytes,
+      unreadDirectMessages: dmCount,
+      registerUnreadDmP50Ms: p50(dmSamples),
       send10kP50Ms: p50(sends),
       send10kMaxMs: round(Math.max(...sends)),
       userMessageRows: Number(rows?.n ?? 0),

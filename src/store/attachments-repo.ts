@@ -1,5 +1,6 @@
 import type { Queryable } from "./db.js";
 import { placeholders } from "./db.js";
+import { appendTo } from "../lib/append-to.js";
 
 /** A stored upload (Zulip's Attachment). */
 export interface StoredAttachment {
@@ -106,7 +107,7 @@ export class AttachmentsRepo {
     );
     for (const r of rows) {
       const key = Number(r.attachment_id);
-      out.set(key, [...(out.get(key) ?? []), { id: Number(r.id), dateSent: Number(r.date_sent) }]);
+      appendTo(out, key, { id: Number(r.id), dateSent: Number(r.date_sent) });
     }
     return out;
   }

@@ -4,6 +4,7 @@ import { isAdmin } from "../users/types.js";
 import type { User } from "../users/types.js";
 import { canReadHistory } from "./access.js";
 import type { MessageDeps } from "./ports.js";
+import { appendTo } from "../../lib/append-to.js";
 
 /**
  * GET /users/me/{stream_id}/topics (Zulip's get_topic_history_for_stream): the stream's topics,
@@ -39,7 +40,7 @@ export async function deleteTopic(
   for (const id of ids)
     for (const row of await deps.store.read.flags.rowsOfMessage(id)) recipients.add(row.userId);
   const byTopic = new Map<string, number[]>();
-  for (const m of await repo.byIds(ids)) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m.id]);
+  for (const m of await repo.byIds(ids)) appendTo(byTopic, m.topic, m.id);
   const deleted = new Set(await deps.store.transaction(({ messages }) => messages.deleteMany(ids)));
   if (deleted.size === 0) throw new JsonableError("Message already deleted");
   const to = [...recipients].sort((a, b) => a - b);

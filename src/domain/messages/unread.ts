@@ -2,6 +2,7 @@ import { MAX_UNREAD_MESSAGES, pmIds } from "./content.js";
 import { Flag } from "./flag-bits.js";
 import type { MessageDeps } from "./ports.js";
 import type { UnreadMessages } from "./types.js";
+import { appendTo } from "../../lib/append-to.js";
 
 const ascending = (a: number, b: number) => a - b;
 
@@ -50,9 +51,9 @@ export async function unreadMessages(deps: MessageDeps, userId: number): Promise
       const ids = pmIds(r);
       if (ids.length <= 2) {
         const other = ids.find((id) => id !== userId) ?? userId;
-        pms.set(other, [...(pms.get(other) ?? []), r.id]);
+        appendTo(pms, other, r.id);
       } else {
-        huddles.set(r.pmKey ?? "", [...(huddles.get(r.pmKey ?? "") ?? []), r.id]);
+        appendTo(huddles, r.pmKey ?? "", r.id);
       }
     }
     if (!muted) count += 1;

@@ -11,6 +11,7 @@ import { resolvePrincipals } from "./principals.js";
 import { peersOf, pickColor, renderDescription, union, uniqueStreams } from "./shared.js";
 import { checkStreamName } from "./stream-names.js";
 import type { Stream } from "./types.js";
+import { appendTo } from "../../lib/append-to.js";
 
 /** A stream named in POST /users/me/subscriptions. */
 export interface StreamSpec {
@@ -215,9 +216,7 @@ export async function publishSubscribed(
   const subscriberMap = await repo.subscriberIdsOf(streams.map((s) => s.id));
   const newSubscribers = new Map<number, number[]>();
   for (const { user, stream } of added) {
-    const ids = newSubscribers.get(stream.id);
-    if (ids === undefined) newSubscribers.set(stream.id, [user.id]);
-    else ids.push(user.id);
+    appendTo(newSubscribers, stream.id, user.id);
   }
   for (const stream of created) {
     const subscribers = subscriberMap.get(stream.id) ?? [];
@@ -235,9 +234,7 @@ export async function publishSubscribed(
   }
   const perUser = new Map<number, Stream[]>();
   for (const { user, stream } of added) {
-    const userStreams = perUser.get(user.id);
-    if (userStreams === undefined) perUser.set(user.id, [stream]);
-    else userStreams.push(stream);
+    appendTo(perUser, user.id, stream);
   }
   for (const [userId, userStreams] of perUser) {
     const subs: Record<string, unknown>[] = [];

@@ -8,6 +8,7 @@ import { peersOf } from "./shared.js";
 import { checkStreamName } from "./stream-names.js";
 import type { Stream } from "./types.js";
 import { streamSetting } from "./permissions.js";
+import { appendTo } from "../../lib/append-to.js";
 
 /**
  * DELETE /users/me/subscriptions. Removing anyone but oneself needs an administrator. A stream
@@ -75,9 +76,7 @@ export async function publishUnsubscribed(
   const perUser = new Map<number, Stream[]>();
   const perStream = new Map<number, { stream: Stream; userIds: number[] }>();
   for (const { user, stream } of removed) {
-    const userStreams = perUser.get(user.id);
-    if (userStreams === undefined) perUser.set(user.id, [stream]);
-    else userStreams.push(stream);
+    appendTo(perUser, user.id, stream);
     const entry = perStream.get(stream.id) ?? { stream, userIds: [] };
     entry.userIds.push(user.id);
     perStream.set(stream.id, entry);

@@ -1,5 +1,6 @@
 import { ProfileFieldType } from "../users/types.js";
 import type { CustomProfileField, ProfileValue, User } from "../users/types.js";
+import { appendTo } from "../../lib/append-to.js";
 
 /** What the directories are built from (UserService). */
 export interface DirectorySource {
@@ -114,7 +115,7 @@ export class UserDirectories {
           const kind = kinds.get(fieldId);
           if (kind === undefined || value.value === "") continue;
           const key = `${kind}\n${value.value.toLowerCase()}`;
-          byAccount.set(key, [...(byAccount.get(key) ?? []), fullName]);
+          appendTo(byAccount, key, fullName);
         }
       }
     }

@@ -182,8 +182,9 @@ export async function updateStream(
     send("invite_only", updated.inviteOnly, {
       history_public_to_subscribers: updated.historyPublicToSubscribers,
     });
-    const lost = before.filter((id) => !after.includes(id));
-    const gained = after.filter((id) => !before.includes(id));
+    const [beforeSet, afterSet] = [new Set(before), new Set(after)];
+    const lost = before.filter((id) => !afterSet.has(id));
+    const gained = after.filter((id) => !beforeSet.has(id));
     if (lost.length > 0) deps.events.send(streamOpEvent("delete", [updated]), lost);
     if (gained.length > 0) deps.events.send(streamOpEvent("create", [updated]), gained);
   }

@@ -28,8 +28,16 @@ export class PersonalListsRepo {
     return out;
   }
 
-  async addAlertWord(userId: number, word: string): Promise<void> {
-    await this.db.run("INSERT INTO alert_words (user_id, word) VALUES (?, ?)", [userId, word]);
+  /**
+   * Adds `word` unless the user has `limit` words already: the count is checked by the statement
+   * itself, so requests made at the same time cannot take the user far past the limit.
+   */
+  async addAlertWord(userId: number, word: string, limit: number): Promise<void> {
+    await this.db.run(
+      `INSERT INTO alert_words (user_id, word)
+       SELECT ?, ? WHERE (SELECT COUNT(*) FROM alert_words WHERE user_id = ?) < ?`,
+      [userId, word, userId, limit],
+    );
   }
 
   async removeAlertWord(userId: number, word: string): Promise<void> {

@@ -96,13 +96,19 @@ describe("alert words", () => {
     expect(await flags(users.hamlet)).toEqual([]);
   });
 
-  it("rejects an alert word that is too long", async () => {
+  it("rejects an alert word that is too long, naming its place in the list, and adds none of the others", async () => {
     const server = await start();
-    const res = await server.api.post("/api/v1/users/me/alert_words", {
-      as: server.users.hamlet,
-      params: { alert_words: ["x".repeat(101)] },
+    const { api, users } = server;
+    const res = await api.post("/api/v1/users/me/alert_words", {
+      as: users.hamlet,
+      params: { alert_words: ["ghost", "x".repeat(101)] },
     });
-    expect(res.body).toEqual(error("alert_words[] is too long (limit: 100 characters)"));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(error("alert_words[1] is too long (limit: 100 characters)"));
+    expect((await api.get("/api/v1/users/me/alert_words", { as: users.hamlet })).body).toEqual({
+      ...ok,
+      alert_words: [],
+    });
   });
 });
 

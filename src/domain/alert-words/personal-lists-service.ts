@@ -4,22 +4,12 @@ import type { ChangeBus } from "../../infra/change-bus.js";
 import type { PersonalListsRepo } from "../../store/personal-lists-repo.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { User } from "../users/types.js";
+import { AlertWordMatcher } from "./alert-word-matcher.js";
 
 /** Zulip's limit on one alert word. */
 const MAX_ALERT_WORD_LENGTH = 100;
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-/**
- * Whether `content` (Markdown source) contains `word` as Zulip matches alert words: case-insensitive,
- * not inside another word (the characters around it are not letters, digits or underscores).
- */
-export function containsAlertWord(content: string, word: string): boolean {
-  const re = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(word.toLowerCase())}(?![\\p{L}\\p{N}_])`, "u");
-  return re.test(content.toLowerCase());
-}
+/** Our limit on one user's alert words (Zulip sets none): what the matcher holds stays bounded. */
+export const MAX_ALERT_WORDS = 1000;
 
 export interface ListUsers {
   byId(id: number): Promise<User | undefined>;
@@ -28,7 +18,7 @@ export interface ListUsers {
 /** Alert words (/users/me/alert_words) and muted users (/users/me/muted_users/{id}), with events. */
 export class PersonalListsService {
   /** Every user's alert words (few users have any), read once and dropped on every change. */
-  private everyone: Map<number, string[]> | undefined;
+  private everyone: AlertWordMatcher | undefined;
   /** Bumped by every change, so a read that raced one is not kept. */
   private generation = 0;
 
@@ -48,31 +38,38 @@ export class PersonalListsService {
     this.generation++;
   }
 
-  private async allAlertWords(): Promise<Map<number, string[]>> {
+  private async matcher(): Promise<AlertWordMatcher> {
     if (this.everyone !== undefined) return this.everyone;
     const generation = this.generation;
-    const all = await this.repo.allAlertWords();
-    if (generation === this.generation) this.everyone = all;
-    return all;
+    const matcher = new AlertWordMatcher(await this.repo.allAlertWords());
+    if (generation === this.generation) this.everyone = matcher;
+    return matcher;
   }
 
   alertWords(user: User): Promise<string[]> {
     return this.repo.alertWords(user.id);
   }
 
+  /** Adds the words not already there (any case); nothing is added when one of them is refused. */
   async addAlertWords(user: User, words: readonly string[]): Promise<string[]> {
+    words.forEach((raw, i) => {
+      if ([...raw].length > MAX_ALERT_WORD_LENGTH) {
+        throw new JsonableError(`alert_words[${i}] is too long (limit: ${MAX_ALERT_WORD_LENGTH} characters)`);
+      }
+    });
     const current = await this.repo.alertWords(user.id);
     const lower = new Set(current.map((w) => w.toLowerCase()));
+    const added: string[] = [];
     for (const raw of words) {
       const word = raw.trim();
-      if (word === "") continue;
-      if ([...word].length > MAX_ALERT_WORD_LENGTH) {
-        throw new JsonableError(`alert_words[] is too long (limit: ${MAX_ALERT_WORD_LENGTH} characters)`);
-      }
-      if (lower.has(word.toLowerCase())) continue;
+      if (word === "" || lower.has(word.toLowerCase())) continue;
       lower.add(word.toLowerCase());
-      await this.repo.addAlertWord(user.id, word);
+      added.push(word);
     }
+    if (current.length + added.length > MAX_ALERT_WORDS) {
+      throw new JsonableError(`Too many alert words (limit: ${MAX_ALERT_WORDS})`);
+    }
+    for (const word of added) await this.repo.addAlertWord(user.id, word, MAX_ALERT_WORDS);
     return this.publishAlertWords(user);
   }
 
@@ -94,22 +91,10 @@ export class PersonalListsService {
 
   /** Which of `userIds` have an alert word in `content` (their copies get `has_alert_word`). */
   async usersAlerted(content: string, userIds: readonly number[]): Promise<Set<number>> {
-    const out = new Set<number>();
-    const all = await this.allAlertWords();
-    if (all.size === 0) return out;
-    const alerted = (userId: number, words: readonly string[]): void => {
-      if (words.some((w) => containsAlertWord(content, w))) out.add(userId);
-    };
-    if (all.size < userIds.length) {
-      const wanted = new Set(userIds);
-      for (const [userId, words] of all) if (wanted.has(userId)) alerted(userId, words);
-    } else {
-      for (const userId of userIds) {
-        const words = all.get(userId);
-        if (words !== undefined) alerted(userId, words);
-      }
-    }
-    return out;
+    const owners = (await this.matcher()).owners(content);
+    if (owners.size === 0) return owners;
+    const wanted = new Set(userIds);
+    return new Set([...owners].filter((id) => wanted.has(id)));
   }
 
   mutedUsers(user: User): Promise<{ id: number; timestamp: number }[]> {

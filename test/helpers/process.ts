@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 
 export interface RunningProcess {
@@ -16,17 +17,44 @@ export function startProcess(args: string[], env: Record<string, string> = {}): 
 
 /**
  * Starts a shell command line with bash in `cwd`, capturing its output. It runs in its own process
- * group, and `stop` signals the whole group: commands such as `npm start` or `npx …` fork the
- * process that does the work.
+ * group, and `stop` signals the whole group and resolves once every process of the group has
+ * exited: commands such as `npm start` or `npx …` fork the process that does the work, which may
+ * still be shutting down (writing its data folder) after the shell is gone.
  */
 export function startShell(command: string, cwd: string): RunningProcess {
   const child = spawn("bash", ["-c", command], { cwd, detached: true, stdio: "pipe" });
-  return captured(child, (signal) => process.kill(-child.pid!, signal));
+  return captured(
+    child,
+    (signal) => process.kill(-child.pid!, signal),
+    () => groupGone(child.pid!),
+  );
+}
+
+/** Whether a process of group `pgid` is running (not one that exited and awaits its parent). */
+function groupRunning(pgid: number): boolean {
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // "pid (command) state ppid pgrp …": the command may hold spaces and parentheses.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z") return true;
+  }
+  return false;
+}
+
+async function groupGone(pgid: number): Promise<void> {
+  while (groupRunning(pgid)) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 function captured(
   child: ChildProcessWithoutNullStreams,
   kill: (signal: NodeJS.Signals) => void = (signal) => child.kill(signal),
+  gone: () => Promise<void> = () => Promise.resolve(),
 ): RunningProcess {
   let out = "";
   const waiters: (() => void)[] = [];
@@ -67,7 +95,9 @@ function captured(
     },
     async stop(signal = "SIGTERM") {
       if (child.exitCode === null && child.signalCode === null) kill(signal);
-      return exited;
+      const code = await exited;
+      await gone();
+      return code;
     },
   };
 }

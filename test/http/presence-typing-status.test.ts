@@ -252,6 +252,48 @@ describe("POST /api/v1/typing", () => {
     expect(await drainEvents(legacy)).toEqual([]);
   });
 
+  it("tells nobody of typing in a stream of more than 100 subscribers, as Zulip", async () => {
+    const { server } = await start();
+    const { api, users } = server;
+    const others: number[] = [];
+    const owner = server.running.firstStart!.owner;
+    for (let i = 0; i < 98; i++) {
+      const user = await server.running.services.users.createUser(owner, {
+        email: `reader${i}@zulip.com`,
+        password: undefined,
+        fullName: `Reader ${i}`,
+        role: 400,
+        joinDefaultStreams: false,
+      });
+      others.push(user.id);
+    }
+    const subscribe = (principals: number[]) =>
+      api.post("/api/v1/users/me/subscriptions", {
+        as: users.iago,
+        params: { subscriptions: [{ name: "Agora" }], principals },
+      });
+    // Iago (who creates it), Hamlet, Othello and 97 readers: 100 subscribers, notices still sent.
+    await subscribe([users.iago.id, users.hamlet.id, users.othello.id, ...others.slice(0, 97)]);
+    const streamId = (
+      await api.get("/api/v1/get_stream_id", { as: users.hamlet, params: { stream: "Agora" } })
+    ).body.stream_id as number;
+    const q = await registerQueue(server, users.othello, {
+      event_types: ["typing"],
+      client_capabilities: { stream_typing_notifications: true },
+    });
+    const type = (op: string) =>
+      api.post("/api/v1/typing", {
+        as: users.hamlet,
+        params: { op, type: "stream", to: [streamId], topic: "forum" },
+      });
+    expect((await type("start")).body).toEqual({ result: "success", msg: "" });
+    expect((await drainEvents(q)).map((e) => e["op"])).toEqual(["start"]);
+    // The 101st subscriber: the stream is now too large.
+    await subscribe([others[97]!]);
+    expect((await type("stop")).body).toEqual({ result: "success", msg: "" });
+    expect(await drainEvents(q)).toEqual([]);
+  });
+
   it("rejects a missing or empty recipient list, an unknown user and a missing topic", async () => {
     const { server } = await start();
     const { api, users } = server;

@@ -20,6 +20,9 @@ export interface TypingUsers {
  * conversation's participants (the sender included, as Zulip does). Stream notices reach only the
  * queues registered with the stream_typing_notifications capability (the event queues filter them).
  */
+/** Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: a larger stream's typing notices go to nobody. */
+export const MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
+
 export class TypingService {
   constructor(
     private readonly events: EventSink,
@@ -33,6 +36,8 @@ export class TypingService {
       const stream = await this.streams.accessibleById(sender, notice.streamId);
       if (notice.topic === "") throw new BadRequestError("Missing topic");
       const subscribers = await this.streams.subscriberIds(stream.id);
+      // As Zulip: in a large stream a notice per typist would reach every subscriber's queues.
+      if (subscribers.length > MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS) return;
       this.events.send(
         {
           type: "typing",

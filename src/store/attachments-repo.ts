@@ -1,5 +1,5 @@
 import type { Queryable } from "./db.js";
-import { placeholders } from "./db.js";
+import { jsonIdsIn, placeholders } from "./db.js";
 import { appendTo } from "../lib/append-to.js";
 
 /** A stored upload (Zulip's Attachment). */
@@ -102,8 +102,8 @@ export class AttachmentsRepo {
     if (ids.length === 0) return out;
     const rows = await this.db.all<{ attachment_id: number; id: number; date_sent: number }>(
       `SELECT am.attachment_id, m.id, m.date_sent FROM attachment_messages am JOIN messages m ON m.id = am.message_id
-       WHERE am.attachment_id IN (${placeholders(ids.length)}) ORDER BY m.id`,
-      ids,
+       WHERE am.attachment_id IN ${jsonIdsIn(this.db)} ORDER BY m.id`,
+      [JSON.stringify(ids)],
     );
     for (const r of rows) {
       const key = Number(r.attachment_id);

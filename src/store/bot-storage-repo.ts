@@ -1,5 +1,5 @@
 import type { Queryable } from "./db.js";
-import { placeholders } from "./db.js";
+import { jsonTextsIn } from "./db.js";
 
 /** The bot_storage table (migration 001): one row per (bot, key). */
 export class BotStorageRepo {
@@ -16,8 +16,8 @@ export class BotStorageRepo {
   async some(botId: number, keys: readonly string[]): Promise<Map<string, string>> {
     if (keys.length === 0) return new Map();
     const rows = await this.db.all<{ key: string; value: string }>(
-      `SELECT key, value FROM bot_storage WHERE bot_id = ? AND key IN (${placeholders(keys.length)})`,
-      [botId, ...keys],
+      `SELECT key, value FROM bot_storage WHERE bot_id = ? AND key IN ${jsonTextsIn(this.db)}`,
+      [botId, JSON.stringify(keys)],
     );
     return new Map(rows.map((r) => [r.key, r.value]));
   }
@@ -25,10 +25,10 @@ export class BotStorageRepo {
   /** Characters used (keys plus values, counted in code points as Zulip does), all keys or some. */
   async size(botId: number, keys?: readonly string[]): Promise<number> {
     if (keys !== undefined && keys.length === 0) return 0;
-    const filter = keys === undefined ? "" : ` AND key IN (${placeholders(keys.length)})`;
+    const filter = keys === undefined ? "" : ` AND key IN ${jsonTextsIn(this.db)}`;
     const row = await this.db.get<{ n: number | string | null }>(
       `SELECT SUM(LENGTH(key) + LENGTH(value)) AS n FROM bot_storage WHERE bot_id = ?${filter}`,
-      [botId, ...(keys ?? [])],
+      keys === undefined ? [botId] : [botId, JSON.stringify(keys)],
     );
     return Number(row?.n ?? 0);
   }
@@ -42,9 +42,9 @@ export class BotStorageRepo {
 
   async remove(botId: number, keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
-    await this.db.run(`DELETE FROM bot_storage WHERE bot_id = ? AND key IN (${placeholders(keys.length)})`, [
+    await this.db.run(`DELETE FROM bot_storage WHERE bot_id = ? AND key IN ${jsonTextsIn(this.db)}`, [
       botId,
-      ...keys,
+      JSON.stringify(keys),
     ]);
   }
 

@@ -37,10 +37,18 @@ export function placeholders(n: number): string {
 
 /**
  * `IN (…)` over one JSON array parameter (`JSON.stringify(ids)`): one constant SQL text for any
- * number of ids, so the statement is prepared once.
+ * number of ids, so the statement is prepared once, and no limit on the number of bound parameters
+ * (SQLite's 32,766, PostgreSQL's 65,535) is reached by a long list.
  */
 export function jsonIdsIn(db: Queryable): string {
   return db.dialect === "sqlite"
     ? "(SELECT value FROM json_each(?))"
     : "(SELECT json_array_elements_text(?::json)::bigint)";
+}
+
+/** `jsonIdsIn` for a JSON array of strings. */
+export function jsonTextsIn(db: Queryable): string {
+  return db.dialect === "sqlite"
+    ? "(SELECT value FROM json_each(?))"
+    : "(SELECT json_array_elements_text(?::json))";
 }

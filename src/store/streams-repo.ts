@@ -1,5 +1,5 @@
 import type { Queryable, SqlValue } from "./db.js";
-import { placeholders, sqlBool } from "./db.js";
+import { jsonIdsIn, sqlBool } from "./db.js";
 import { STREAM_TOPICS_POLICIES } from "../domain/streams/types.js";
 import type {
   MutedTopic,
@@ -149,8 +149,8 @@ export class StreamsRepo {
     if (ids.length === 0) return [];
     return (
       await this.db.all<StreamRow>(
-        `SELECT ${STREAM_COLUMNS} FROM streams WHERE id IN (${placeholders(ids.length)}) ORDER BY id`,
-        ids,
+        `SELECT ${STREAM_COLUMNS} FROM streams WHERE id IN ${jsonIdsIn(this.db)} ORDER BY id`,
+        [JSON.stringify(ids)],
       )
     ).map(toStream);
   }
@@ -352,9 +352,9 @@ export class StreamsRepo {
     if (streamIds.length === 0) return out;
     const rows = await this.db.all<{ stream_id: number; user_id: number }>(
       `SELECT s.stream_id, s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
-       WHERE s.stream_id IN (${placeholders(streamIds.length)}) AND s.active = 1 AND u.is_active = 1
+       WHERE s.stream_id IN ${jsonIdsIn(this.db)} AND s.active = 1 AND u.is_active = 1
        ORDER BY s.user_id`,
-      streamIds,
+      [JSON.stringify(streamIds)],
     );
     for (const r of rows) out.get(Number(r.stream_id))?.push(Number(r.user_id));
     return out;

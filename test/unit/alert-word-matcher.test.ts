@@ -104,7 +104,9 @@ describe("AlertWordMatcher", () => {
       found += expected.length;
       const actual = owners(byUser, content);
       if (actual.join() !== expected.join()) {
-        throw new Error(`${JSON.stringify(content)} ${JSON.stringify([...byUser])}: ${actual} ≠ ${expected}`);
+        throw new Error(
+          `${JSON.stringify(content)} ${JSON.stringify([...byUser])}: ${actual.join()} ≠ ${expected.join()}`,
+        );
       }
     }
     // The generated cases matter only if many of them alert someone.

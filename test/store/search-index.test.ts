@@ -6,6 +6,7 @@ import { migrate } from "../../src/store/migrate.js";
 import { openStore } from "../../src/store/open-store.js";
 import { SEARCH_CATCH_UP_SQL } from "../../src/store/search-index.js";
 import { SqliteDb } from "../../src/store/sqlite.js";
+import { MessagesRepo } from "../../src/store/messages-repo.js";
 
 /**
  * SQLite's batched full-text index (migration 026): messages enter the index when it catches up
@@ -79,6 +80,23 @@ describe("the batched full-text index", () => {
     expect(await matches("vanishing")).toEqual([]);
     expect(await matches("words")).toEqual([]);
     // The index agrees with its content table (FTS5's own consistency check throws if not).
+    await db.run("INSERT INTO messages_fts(messages_fts, rank) VALUES ('integrity-check', 1)");
+  });
+
+  it("stays exact when a topic's messages are renamed or deleted together (one statement each)", async () => {
+    const repo = new MessagesRepo(db);
+    const indexed = [await insert("standup", "alpha"), await insert("standup", "beta")];
+    await db.run(SEARCH_CATCH_UP_SQL);
+    const waiting = [await insert("standup", "gamma")];
+    await repo.updateTopics([...indexed, ...waiting], "retro");
+    expect(await matches("standup")).toEqual([]);
+    expect(await matches("retro")).toEqual(indexed);
+    await db.run(SEARCH_CATCH_UP_SQL);
+    expect(await matches("retro")).toEqual([...indexed, ...waiting]);
+
+    expect(await repo.deleteMany([indexed[0]!, waiting[0]!, 999_999])).toEqual([indexed[0], waiting[0]]);
+    expect(await matches("retro")).toEqual([indexed[1]]);
+    expect(await matches("alpha OR gamma")).toEqual([]);
     await db.run("INSERT INTO messages_fts(messages_fts, rank) VALUES ('integrity-check', 1)");
   });
 

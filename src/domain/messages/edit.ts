@@ -118,10 +118,11 @@ export async function editMessage(
         req.propagateMode === "change_later" ? id : undefined,
       );
     }
+    const others = new Map((await repo.byIds(ids.filter((mid) => mid !== id))).map((m) => [m.id, m]));
+    if (topic !== undefined) await repo.updateTopics(ids, topic);
     for (const mid of ids) {
-      const m = mid === id ? message : await repo.byId(mid);
+      const m = mid === id ? message : others.get(mid);
       if (m === undefined) continue;
-      if (topic !== undefined) await repo.updateTopic(mid, topic);
       const e: EditHistoryEntry =
         mid === id
           ? entry

@@ -60,8 +60,11 @@ export async function moveToStream(
     await messages.moveToStream(ids, newStream.id, recipientId, topic);
     await messages.deleteRows(ids, losing);
     for (const id of ids) for (const userId of gaining) await flags.insertUserMessage(userId, id, Flag.read);
+    const others = new Map(
+      (await messages.byIds(ids.filter((id) => id !== message.id))).map((m) => [m.id, m]),
+    );
     for (const id of ids) {
-      const m = id === message.id ? message : await messages.byId(id);
+      const m = id === message.id ? message : others.get(id);
       if (m === undefined) continue;
       const entry: EditHistoryEntry = {
         user_id: editor.id,

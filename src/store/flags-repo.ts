@@ -425,6 +425,30 @@ export class FlagsRepo {
   }
 
   /**
+   * `insertUserMessage` for every pair of `userIds` and `messageIds` when the messages have a row per
+   * recipient (moved messages, after `densify`): an existing row stays, a "not received" one is
+   * replaced. Written 10,000 rows a statement (a move into a large stream gives each new subscriber
+   * every moved message).
+   */
+  async insertDenseUserMessages(
+    userIds: readonly number[],
+    messageIds: readonly number[],
+    flags: number,
+  ): Promise<void> {
+    let batch: [number, number, number][] = [];
+    for (const messageId of messageIds) {
+      for (const userId of userIds) {
+        batch.push([userId, messageId, flags]);
+        if (batch.length === 10_000) {
+          await this.rows.upsertRows(batch, "received");
+          batch = [];
+        }
+      }
+    }
+    await this.rows.upsertRows(batch, "received");
+  }
+
+  /**
    * Sets the `mask` bits of several users' flags of one message to those of `flags` (the user's
    * whole flags when they have no row yet); the user's other bits stay as they are when written.
    */

@@ -59,6 +59,16 @@ describe("PATCH /api/v1/messages/{id} with stream_id", () => {
       [3, "Verona", "balcony"],
       [5, "Verona", "balcony"],
     ]);
+    // Cordelia, subscribed to Verona, now received the moved messages (read), not only sees them.
+    const flags = await server.api.get("/api/v1/messages", {
+      as: cordelia,
+      params: { anchor: "oldest", num_before: 0, num_after: 3, narrow: [["stream", "Verona"]] },
+    });
+    expect(flags.body.messages.map((m: Record<string, unknown>) => [m["id"], m["flags"]])).toEqual([
+      [1, ["read"]],
+      [2, ["read"]],
+      [3, ["read"]],
+    ]);
     const notices = await server.api.get("/api/v1/messages", {
       as: othello,
       params: {

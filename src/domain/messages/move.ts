@@ -59,7 +59,7 @@ export async function moveToStream(
     const recipientId = await messages.recipientId(2, String(newStream.id));
     await messages.moveToStream(ids, newStream.id, recipientId, topic);
     await messages.deleteRows(ids, losing);
-    for (const id of ids) for (const userId of gaining) await flags.insertUserMessage(userId, id, Flag.read);
+    await flags.insertDenseUserMessages(gaining, ids, Flag.read);
     const others = new Map(
       (await messages.byIds(ids.filter((id) => id !== message.id))).map((m) => [m.id, m]),
     );

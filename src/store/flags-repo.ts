@@ -420,8 +420,18 @@ export class FlagsRepo {
    * transaction wrote one since (their flags stay).
    */
   async insertUserMessage(userId: number, messageId: number, flags: number): Promise<void> {
-    if ((await this.flagsOf(userId, messageId)) !== undefined) return;
-    await this.rows.upsertRows([[userId, messageId, flags]], "received");
+    await this.insertUserMessages(userId, [messageId], flags);
+  }
+
+  /** `insertUserMessage` for several messages of one user, 10,000 rows a statement. */
+  async insertUserMessages(userId: number, messageIds: readonly number[], flags: number): Promise<void> {
+    const have = await this.flagsOfMany(userId, messageIds);
+    const rows = messageIds
+      .filter((id) => !have.has(id))
+      .map((id): [number, number, number] => [userId, id, flags]);
+    for (let start = 0; start < rows.length; start += 10_000) {
+      await this.rows.upsertRows(rows.slice(start, start + 10_000), "received");
+    }
   }
 
   /**

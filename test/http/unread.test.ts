@@ -232,6 +232,18 @@ describe("POST /api/v1/messages/flags", () => {
     expect(got.body.message.flags).toEqual(["read", "starred", "historical"]);
   });
 
+  it("stars none of several messages when one of them cannot be read", async () => {
+    const { api, users } = server;
+    // 1 and 3 are public-history stream messages Cordelia never received; 4 is another pair's DM.
+    const res = await api.post("/api/v1/messages/flags", {
+      as: users.cordelia,
+      params: { messages: [1, 3, 4], op: "add", flag: "starred" },
+    });
+    expect([res.status, res.body]).toEqual([400, error("Invalid message(s)")]);
+    const got = await api.get("/api/v1/messages/1", { as: users.cordelia });
+    expect(got.body.message.flags).toEqual(["read", "historical"]);
+  });
+
   it.each([
     ["an unknown flag", { messages: [1], op: "add", flag: "shiny" }, error("Invalid flag: 'shiny'")],
     [

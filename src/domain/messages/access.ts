@@ -31,6 +31,26 @@ export async function accessMessage(
   return { message, flags: HISTORICAL_FLAGS };
 }
 
+/**
+ * `accessMessage` for messages the user has no row or derived flags for (known by the caller),
+ * with one read of the messages and one check per stream: throws Zulip's "Invalid message(s)"
+ * unless every one is a stream message whose history the user may read.
+ */
+export async function accessUnreceived(deps: MessageDeps, user: User, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const messages = await deps.store.read.messages.byIds(ids);
+  if (messages.length !== new Set(ids).size) throw invalidMessage();
+  const streamIds = new Set<number>();
+  for (const m of messages) {
+    if (m.streamId === null) throw invalidMessage();
+    streamIds.add(m.streamId);
+  }
+  for (const streamId of streamIds) {
+    const stream = await deps.streams.byId(streamId);
+    if (stream === undefined || !(await canReadHistory(deps, user, stream))) throw invalidMessage();
+  }
+}
+
 /** Whether the user may read the stream's messages that they never received. */
 export async function canReadHistory(deps: MessageDeps, user: User, stream: Stream): Promise<boolean> {
   if (!stream.inviteOnly && !isGuest(user)) return true;

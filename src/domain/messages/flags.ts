@@ -1,7 +1,7 @@
 import { JsonableError } from "../../errors.js";
 import { flagsEvent } from "../../wire/events.js";
 import type { User } from "../users/types.js";
-import { accessMessage } from "./access.js";
+import { accessUnreceived } from "./access.js";
 import { API_FLAGS, EDITABLE_FLAGS, Flag, HISTORICAL_FLAGS } from "./flag-bits.js";
 import type { FlagName } from "./flag-bits.js";
 import type { MessageDeps } from "./ports.js";
@@ -108,17 +108,13 @@ export async function updateFlags(
   checkFlagChange(op, flag);
   const ids = [...new Set(messageIds)];
   const have = await deps.store.read.flags.flagsOfMany(user.id, ids);
-  const historical: number[] = [];
-  for (const id of ids) {
-    if (have.has(id)) continue;
-    await accessMessage(deps, user, id);
-    historical.push(id);
-  }
+  const historical = ids.filter((id) => !have.has(id));
+  await accessUnreceived(deps, user, historical);
   const bit = Flag[flag as FlagName];
   const changed = await deps.store.transaction(async ({ flags: repo }) => {
     await repo.lockUser(user.id);
     if (flag === "starred" && op === "add") {
-      for (const id of historical) await repo.insertUserMessage(user.id, id, HISTORICAL_FLAGS);
+      await repo.insertUserMessages(user.id, historical, HISTORICAL_FLAGS);
     }
     return repo.changeFlag(user.id, bit, op === "add", { messageIds: ids });
   });

@@ -33,11 +33,19 @@ export class BotStorageRepo {
     return Number(row?.n ?? 0);
   }
 
-  async put(botId: number, key: string, value: string): Promise<void> {
-    await this.db.run(
-      "INSERT INTO bot_storage (bot_id, key, value) VALUES (?, ?, ?) ON CONFLICT (bot_id, key) DO UPDATE SET value = excluded.value",
-      [botId, key, value],
-    );
+  /** Upserts many entries, 10,000 a statement. */
+  async putMany(botId: number, entries: readonly (readonly [string, string])[]): Promise<void> {
+    const rows =
+      this.db.dialect === "sqlite"
+        ? "SELECT ?, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?) WHERE true"
+        : "SELECT ?, e->>0, e->>1 FROM json_array_elements(?::json) AS e";
+    for (let start = 0; start < entries.length; start += 10_000) {
+      await this.db.run(
+        `INSERT INTO bot_storage (bot_id, key, value) ${rows}
+         ON CONFLICT (bot_id, key) DO UPDATE SET value = excluded.value`,
+        [botId, JSON.stringify(entries.slice(start, start + 10_000))],
+      );
+    }
   }
 
   async remove(botId: number, keys: readonly string[]): Promise<void> {

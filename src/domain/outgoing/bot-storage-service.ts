@@ -43,7 +43,10 @@ export class BotStorageService {
           `Request exceeds storage limit by ${newSize - this.limit} characters. The limit is ${this.limit} characters.`,
         );
       }
-      for (const key of keys) await repo.put(botId, key, entries[key] ?? "");
+      await repo.putMany(
+        botId,
+        keys.map((key) => [key, entries[key] ?? ""]),
+      );
     });
   }
 

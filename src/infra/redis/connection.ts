@@ -10,8 +10,8 @@ import { isRedisConnectionError } from "../unavailable.js";
  * they fail at once and the request is answered 503 (src/infra/unavailable.ts); a command left
  * unanswered (packets dropped, Redis frozen) fails after `commandTimeoutMs` with
  * `RedisCommandTimeoutError` (never because this process was too busy to read an answer that had
- * come: see `withDeadline`), and opening a connection gives up after `connectTimeoutMs`. ioredis reconnects by itself and re-subscribes,
- * so the process recovers without a restart.
+ * come: see `withDeadline`), and opening a connection gives up after `connectTimeoutMs`. ioredis
+ * reconnects by itself and re-subscribes, so the process recovers without a restart.
  */
 export interface RedisBackend {
   readonly client: Redis;

@@ -16,7 +16,7 @@ import {
   conditionSql,
 } from "./narrow-sql.js";
 import type { MessageScope } from "./narrow-sql.js";
-import { RecipientRowsRepo } from "./recipient-rows-repo.js";
+import { ROWS_PER_STATEMENT, RecipientRowsRepo } from "./recipient-rows-repo.js";
 import { SEARCH_CATCH_UP_SQL } from "./search-index.js";
 import type { UnreadRow } from "../domain/messages/types.js";
 import { unreadState } from "./unread-state.js";
@@ -423,22 +423,18 @@ export class FlagsRepo {
     await this.insertUserMessages(userId, [messageId], flags);
   }
 
-  /** `insertUserMessage` for several messages of one user, 10,000 rows a statement. */
+  /** `insertUserMessage` for several messages of one user. */
   async insertUserMessages(userId: number, messageIds: readonly number[], flags: number): Promise<void> {
     const have = await this.flagsOfMany(userId, messageIds);
-    const rows = messageIds
-      .filter((id) => !have.has(id))
-      .map((id): [number, number, number] => [userId, id, flags]);
-    for (let start = 0; start < rows.length; start += 10_000) {
-      await this.rows.upsertRows(rows.slice(start, start + 10_000), "received");
-    }
+    const rows = messageIds.filter((id) => !have.has(id)).map((id) => [userId, id, flags] as const);
+    await this.rows.upsertRows(rows, "received");
   }
 
   /**
    * `insertUserMessage` for every pair of `userIds` and `messageIds` when the messages have a row per
    * recipient (moved messages, after `densify`): an existing row stays, a "not received" one is
-   * replaced. Written 10,000 rows a statement (a move into a large stream gives each new subscriber
-   * every moved message).
+   * replaced. The pairs are made a statement's worth at a time (a move into a large stream gives
+   * each new subscriber every moved message: millions of rows).
    */
   async insertDenseUserMessages(
     userIds: readonly number[],
@@ -449,7 +445,7 @@ export class FlagsRepo {
     for (const messageId of messageIds) {
       for (const userId of userIds) {
         batch.push([userId, messageId, flags]);
-        if (batch.length === 10_000) {
+        if (batch.length === ROWS_PER_STATEMENT) {
           await this.rows.upsertRows(batch, "received");
           batch = [];
         }

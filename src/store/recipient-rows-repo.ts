@@ -7,6 +7,9 @@ import { jsonIdsIn } from "./db.js";
 import type { Queryable } from "./db.js";
 import { COVERED, DERIVED_READ, NOT_RECEIVED } from "./narrow-sql.js";
 
+/** Rows `upsertRows` writes in one statement (a JSON list of about 200 KB). */
+export const ROWS_PER_STATEMENT = 10_000;
+
 /** Up to this many rows are inserted with a VALUES list (statements cached per count). */
 const SMALL_INSERT = 16;
 
@@ -39,7 +42,8 @@ export class RecipientRowsRepo {
   }
 
   /**
-   * Writes rows [user_id, message_id, flags], in one statement. An existing row is replaced; with
+   * Writes rows [user_id, message_id, flags], ROWS_PER_STATEMENT a statement (one for most
+   * writes; a move into a large stream writes millions). An existing row is replaced; with
    * `change`, only those bits of it change (`set` set, `clear` cleared) and its others stay as they
    * are when the statement runs: so a writer that read the flags earlier does not undo bits that
    * another transaction changed in between (an edit's mentions, the recipient's star); with
@@ -56,7 +60,7 @@ export class RecipientRowsRepo {
     else if (change !== undefined) {
       onConflict = `DO UPDATE SET flags = (user_messages.flags & ~${Math.trunc(change.clear)}) | ${Math.trunc(change.set)}`;
     }
-    await this.db.run(
+    const sql =
       this.db.dialect === "sqlite"
         ? `INSERT INTO user_messages (user_id, message_id, flags)
            SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
@@ -64,9 +68,10 @@ export class RecipientRowsRepo {
            ON CONFLICT (user_id, message_id) ${onConflict}`
         : `INSERT INTO user_messages (user_id, message_id, flags)
            SELECT (e->>0)::bigint, (e->>1)::bigint, (e->>2)::bigint FROM json_array_elements(?::json) AS e
-           ON CONFLICT (user_id, message_id) ${onConflict}`,
-      [JSON.stringify(rows)],
-    );
+           ON CONFLICT (user_id, message_id) ${onConflict}`;
+    for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+      await this.db.run(sql, [JSON.stringify(rows.slice(start, start + ROWS_PER_STATEMENT))]);
+    }
   }
 
   /**

@@ -15,14 +15,14 @@ export interface TypingUsers {
   byId(id: number): Promise<User | undefined>;
 }
 
+/** Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: a larger stream's typing notices go to nobody. */
+export const MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
+
 /**
  * Typing notifications (POST /typing): nothing is stored; a `typing` event goes to the
  * conversation's participants (the sender included, as Zulip does). Stream notices reach only the
  * queues registered with the stream_typing_notifications capability (the event queues filter them).
  */
-/** Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: a larger stream's typing notices go to nobody. */
-export const MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
-
 export class TypingService {
   constructor(
     private readonly events: EventSink,

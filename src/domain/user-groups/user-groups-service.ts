@@ -84,7 +84,7 @@ export class UserGroupsService {
   }
 
   private async realmUserIds(): Promise<number[]> {
-    return await this.users.activeUserIds();
+    return this.users.activeUserIds();
   }
 
   private async view(rows: UserGroupRow[]): Promise<UserGroupView[]> {

@@ -39,7 +39,7 @@ export class UserAdminService {
   constructor(private readonly deps: UserAdminDeps) {}
 
   private async everyone(): Promise<number[]> {
-    return await this.deps.users.activeUserIds();
+    return this.deps.users.activeUserIds();
   }
 
   private async target(actor: User, userId: number, allowDeactivated: boolean): Promise<User> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { dispatchWebhook } from "../kit/index.js";
 import type { DispatchOutcome } from "../kit/index.js";
-import { describeCases } from "../kit/testing.js";
+import { describeCases, expectFixture } from "../kit/testing.js";
 import alertmanager from "./index.js";
 
 describeCases(alertmanager, new URL("./fixtures/cases", import.meta.url));
@@ -78,6 +78,21 @@ describe("alertmanager: default fields, statuses and grouping", () => {
   it("is never dropped by event filters (Zulip declares no event types)", () => {
     expect(post({ alerts: [alert("firing", "db1", "DiskFull")] }, { only_events: '["nothing"]' }).kind).toBe(
       "messages",
+    );
+  });
+});
+
+describe("alertmanager: Zulip's other fixtures", () => {
+  it("posts a single resolved alert on one line", () => {
+    expectFixture(
+      alertmanager,
+      new URL(".", import.meta.url),
+      "alert__single_alert",
+      {
+        topic: "andromeda",
+        body: ":squared_ok: **Resolved** CPU core temperature is 34.75C ([source](http://cobalt:9090/graph?g0.expr=avg+by%28host%29+%28sensors_temp_input%7Bfeature%3D~%22core_%5B0-9%5D%2B%22%7D%29+%3E+15&g0.tab=0))",
+      },
+      { name: "topic", desc: "description" },
     );
   });
 });

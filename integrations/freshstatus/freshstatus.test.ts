@@ -67,3 +67,31 @@ describe("freshstatus: events the recorded cases lack", () => {
     );
   });
 });
+
+describe("freshstatus: Zulip's other fixtures", () => {
+  it("posts an incident opened on one service", () => {
+    expectFixture(freshstatus, here, "INCIDENT_OPEN__one_service", {
+      topic: "Degradation of Database Server",
+      body:
+        "The following incident has been opened: **Degradation of Database Server**\n" +
+        "**Description:** This issue is being investigated.\n" +
+        "**Start Time:** <time:2021-04-12T16:29:00+00:00>\n" +
+        "**Affected Services:**\n* Database Server",
+    });
+  });
+
+  it("lists every service of a maintenance planned on two", () => {
+    expectFixture(freshstatus, here, "MAINTENANCE_PLANNED__multiple_services", {
+      topic: "Expect some services downtime due to server maintenance",
+      body:
+        "The following scheduled maintenance has been opened: **Expect some services downtime due to server maintenance**\n" +
+        "**Description:** As part of the upgrade routine, we will be carrying out server maintenance work for this Service. " +
+        "This work will affect the Service to be unavailable during the maintenance window. We apologize for any inconvenience " +
+        "this may cause. Please do not hesitate to contact our support team at support@example.com if you have any questions " +
+        "regarding this server upgrading exercise.\n" +
+        "**Scheduled Start Time:** <time:2021-04-12T17:08:00+00:00>\n" +
+        "**Scheduled End Time:** <time:2021-04-12T18:08:00+00:00>\n" +
+        "**Affected Services:**\n* Sample Service\n* Sample Service 2",
+    });
+  });
+});

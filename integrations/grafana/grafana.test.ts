@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { dispatchWebhook } from "../kit/index.js";
 import type { DispatchOutcome } from "../kit/index.js";
-import { describeCases } from "../kit/testing.js";
+import { describeCases, expectFixture } from "../kit/testing.js";
 import grafana from "./index.js";
 
 describeCases(grafana, new URL("./fixtures/cases", import.meta.url));
@@ -55,6 +55,42 @@ describe("grafana: states and values the recorded cases lack", () => {
     expect(post(payload, { only_events: '["resolved"]' })).toMatchObject({
       kind: "messages",
       messages: [{ topic: "[RAM]" }],
+    });
+  });
+});
+
+describe("grafana: Zulip's other fixtures", () => {
+  const dir = new URL(".", import.meta.url);
+  it("posts a paused legacy alert without values", () => {
+    expectFixture(grafana, dir, "alerting__paused_v7", {
+      topic: "[Paused] Test notification",
+      body:
+        ":info: **PAUSED**\n\n[Test rule](http://localhost:3000/)\n\n" +
+        "Someone is testing the alert notification within grafana.\n\n\n" +
+        "[Click to view visualization](https://grafana.com/assets/img/blog/mixed_styles.png)",
+    });
+  });
+  it("posts a pending legacy alert with its values", () => {
+    expectFixture(grafana, dir, "alerting__pending_v7", {
+      topic: "[Pending] Test notification",
+      body:
+        ":info: **PENDING**\n\n[Test rule](http://localhost:3000/)\n\n" +
+        "Someone is testing the alert notification within grafana.\n\n" +
+        "**High value:** 100\n**Higher Value:** 200\n\n" +
+        "[Click to view visualization](https://grafana.com/assets/img/blog/mixed_styles.png)",
+    });
+  });
+  it("names an alert without an alertname after its fingerprint", () => {
+    expectFixture(grafana, dir, "alerts__no_alertname_v11", {
+      topic: "[e6349a25f5ef0e9e]",
+      body:
+        ":alert: **FIRING**\n\nThis alert was fired at <time:2024-03-01T02:09:00+00:00>.\n\n" +
+        "Labels:\n- debug: true\n- grafana_folder: device\n\n" +
+        "Values:\n- A: 2473545728\n- B: 0\n- C: 1\n- minute: 9\n\n" +
+        "Annotations:\n- summary: High memory usage\n\n" +
+        "[Generator](https://play.grafana.org/alerting/grafana/dd2f0260-3cfc-4c65-a4c4-f3f632c551f4/view?orgId=1)\n" +
+        "[Silence](https://play.grafana.org/alerting/silence/new?alertmanager=grafana&matcher=alertname%3DMemory+%28copy%29&matcher=debug%3Dtrue&matcher=grafana_folder%3Ddevice&orgId=1)\n" +
+        "[Image](https://grafana.com/assets/img/blog/mixed_styles.png)",
     });
   });
 });

@@ -43,9 +43,14 @@ function pyGet(v: PyJson | undefined, key: string | number): PyJson | undefined 
   return v instanceof PyObject ? v.entries.get(key) : undefined;
 }
 
-/** Unified alerting (Grafana 8+): one message per alert, in a topic named after its alertname. */
+/**
+ * Unified alerting (Grafana 8+): one message per alert, in a topic named after its alertname, or
+ * after its fingerprint when the rule's labels carry no alertname.
+ */
 function unifiedAlert(alert: Wild, py: PyJson | undefined): WebhookMessage {
-  const title = alert.get("labels").get("alertname").str();
+  const alertname = alert.get("labels").opt("alertname")?.str() ?? "";
+  const title = alertname !== "" ? alertname : alert.get("fingerprint").str();
+  const heading = alertname !== "" ? `**${alertname}**\n\n` : "";
   const status = alert.get("status").str();
   let message = `This alert was fired at <time:${isoToSeconds(alert.get("startsAt").str())}>.\n\n`;
   if (status === "resolved") {
@@ -81,7 +86,7 @@ function unifiedAlert(alert: Wild, py: PyJson | undefined): WebhookMessage {
   }
   return {
     topic: truncateTopic(`[${title}]`),
-    body: normalizeBody(pyStrip(`${statusLine(status)}**${title}**\n\n${message}`)),
+    body: normalizeBody(pyStrip(`${statusLine(status)}${heading}${message}`)),
     // resolve_topics: the alert's topic is resolved when it resolves, unresolved when it fires again.
     ...(status === "resolved" ? { resolves: true } : status === "firing" ? { resolves: false } : {}),
   };

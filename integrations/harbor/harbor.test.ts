@@ -1,7 +1,14 @@
 import { describe, expect, it } from "@jest/globals";
 import { verifySignature } from "../kit/signatures.js";
 import { JsonableError } from "../../src/errors.js";
-import { casePayload, describeCases, dispatchPayload, expectError, onlyMessage } from "../kit/testing.js";
+import {
+  casePayload,
+  describeCases,
+  dispatchPayload,
+  expectError,
+  expectFixture,
+  onlyMessage,
+} from "../kit/testing.js";
 import harbor from "./index.js";
 
 const casesDir = new URL("./fixtures/cases", import.meta.url);
@@ -75,5 +82,20 @@ describe("harbor: behaviour", () => {
     expect(check("Bearer s3cr3t")).toBe("ok");
     expect(check("Bearer other")).toBe("INVALID_WEBHOOK_SIGNATURE");
     expect(check(undefined)).toBe("INVALID_WEBHOOK_SIGNATURE");
+  });
+});
+
+describe("harbor: Zulip's other fixtures", () => {
+  const dir = new URL(".", import.meta.url);
+  it("posts nothing for a deleted image", () => {
+    expectFixture(harbor, dir, "DELETE_ARTIFACT__delete_image", null);
+  });
+  it("names an untagged scanned image by its digest", () => {
+    expectFixture(harbor, dir, "SCANNING_COMPLETED__no_tag", {
+      topic: "test/alpine/helm",
+      body:
+        "Image scan completed for `test/alpine/helm@sha256:b50334049354ed01330403212605dce2f4676a4e787ed113506861d9cf3c5424`. " +
+        "Vulnerabilities by severity:\n\n* High: **4**\n* Unknown: **1**",
+    });
   });
 });

@@ -18,3 +18,14 @@ describe("insping: states the recorded cases lack", () => {
     expect(insping.unfilteredEvents).toEqual(["state_change"]);
   });
 });
+
+describe("insping: Zulip's other fixtures", () => {
+  it("posts a website that stopped responding, without an HTTP status", () => {
+    expectFixture(insping, new URL(".", import.meta.url), "state_change__not_responding", {
+      topic: "insping",
+      body:
+        "State changed to **Not Responding**:\n* **URL**: http://privisus.zulipdev.org:9991\n" +
+        "* **Response time**: 942 ms\n* **Timestamp**: <time:2017-12-29T17:13:46+00:00>",
+    });
+  });
+});

@@ -74,3 +74,30 @@ describe("newrelic: events the recorded cases lack", () => {
     );
   });
 });
+
+describe("newrelic: Zulip's other fixtures", () => {
+  it("adds custom fields to a payload without an owner", () => {
+    expectFixture(newrelic, here, "CLOSED__provided_base_with_zulip_custom_fields", {
+      topic: "main_app-UBUNTU query result is > 2.0 for 1 minutes on 'H...",
+      body:
+        ":red_circle: **[main_app-UBUNTU query result is > 2.0 for 1 minutes on 'High CPU'](https://radar-api.service.newrelic.com/accounts/1/issues/0ea2df1c-adab-45d2-aae0-042b609d2322?notifier=SLACK)**\n\n" +
+        "```quote\n**Priority**: CRITICAL\n**State**: CLOSED\n**Updated at**: <time:2024-04-22T06:17:37+00:00>\n\n```\n\n" +
+        "```spoiler :file: Incident details\n\n" +
+        "- **Alert policies**: `Golden Signals`\n- **Conditions**: `High CPU`\n- **Total incidents**: 1\n" +
+        "- **Incident created at**: <time:2024-04-22T06:16:30+00:00>\n" +
+        "- **Your custom payload**: somedata123\n- **Custom status 1**: True\n" +
+        "- **Custom list 1**: SSD, 2000, False, None, 13.33\n- **Custom field 1**: None\n- **Custom field 2**: 9000\n\n```",
+    });
+  });
+
+  it("lists every essential field a payload lacks", () => {
+    expectFixture(newrelic, here, "missing_fields__essential_fields_default_payload", {
+      topic: "New Relic incident alerts",
+      body:
+        ":danger: A New Relic [incident](https://one.newrelic.com/alerts-ai) updated\n\n" +
+        "**Warning**: Unable to use the default notification format because at least one expected field was " +
+        "missing from the incident payload. See [New Relic integration documentation](/integrations/newrelic).\n\n" +
+        "**Missing fields**: `issueUrl`, `title`, `priority`, `totalIncidents`, `state`, `createdAt`, `updatedAt`, `alertPolicyNames`, `alertConditionNames`",
+    });
+  });
+});

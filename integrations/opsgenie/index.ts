@@ -47,13 +47,14 @@ function alertBody(p: Wild, euRegion: boolean): string {
     const value = alert.opt(field);
     if (value !== undefined) info += bullet(label, value.text());
   }
-  const escalation = p.opt("escalationName");
-  if (escalation !== undefined) info += bullet("Escalation", escalation.text());
   const removed = alert.opt("removedTags");
   if (removed !== undefined) info += bullet("Tags removed", removed.text());
   const message = alert.opt("message");
   if (message !== undefined) info += bullet("Message", message.text());
   if (tags !== "") info += bullet("Tags", tags);
+  // The escalation is the payload's, not the alert's, and comes last.
+  const escalation = p.opt("escalationName");
+  if (escalation !== undefined) info += bullet("Escalation", escalation.text());
 
   const host = euRegion ? "app.eu.opsgenie.com" : "app.opsgenie.com";
   const integration = p.get("integrationName").str();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { dispatchWebhook } from "../kit/index.js";
 import type { DispatchOutcome } from "../kit/index.js";
-import { describeCases } from "../kit/testing.js";
+import { describeCases, dispatchPayload, expectFixture, onlyMessage } from "../kit/testing.js";
 import opsgenie from "./index.js";
 
 describeCases(opsgenie, new URL("./fixtures/cases", import.meta.url));
@@ -104,5 +104,37 @@ describe("opsgenie: a ticket's life in one topic", () => {
     expect(lifecycleOf(post(alert("Close"), { resolve_topics: "true", topic: "alerts" }))).toEqual([
       ["alerts", true, true],
     ]);
+  });
+});
+
+describe("opsgenie: Zulip's other fixtures", () => {
+  const dir = new URL(".", import.meta.url);
+  it("names the team an AddTeam added", () => {
+    expectFixture(opsgenie, dir, "AddTeam__addteam", {
+      topic: "Integration1",
+      body:
+        "[Opsgenie alert for Integration1](https://app.opsgenie.com/alert/V2#/show/052652ac-5d1c-464a-812a-7dd18bbfba8c):\n" +
+        "* **Type**: AddTeam\n* **Team added**: team2\n* **Message**: test alert\n* **Tags**: `tag1`, `tag2`",
+    });
+  });
+  it("names the owner an AssignOwnership assigned", () => {
+    expectFixture(opsgenie, dir, "AssignOwnership__assignownership", {
+      topic: "Integration1",
+      body:
+        "[Opsgenie alert for Integration1](https://app.opsgenie.com/alert/V2#/show/052652ac-5d1c-464a-812a-7dd18bbfba8c):\n" +
+        "* **Type**: AssignOwnership\n* **Assigned owner**: user2@ifountain.com\n* **Message**: test alert\n* **Tags**: `tag1`, `tag2`",
+    });
+  });
+  it("lists the escalation after the alert's message and tags", () => {
+    const outcome = dispatchPayload(opsgenie, undefined, {
+      action: "Escalate",
+      integrationName: "Webhook_Test",
+      escalationName: "test_esc",
+      alert: { alertId: "7ba97e3a", message: "disk full", tags: ["db"] },
+    });
+    expect(onlyMessage(outcome).body).toBe(
+      "[Opsgenie alert for Webhook_Test](https://app.opsgenie.com/alert/V2#/show/7ba97e3a):\n" +
+        "* **Type**: Escalate\n* **Message**: disk full\n* **Tags**: `db`\n* **Escalation**: test_esc",
+    );
   });
 });

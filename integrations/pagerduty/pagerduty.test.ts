@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { dispatchWebhook } from "../kit/index.js";
 import type { DispatchOutcome } from "../kit/index.js";
-import { describeCases, describeSignature } from "../kit/testing.js";
+import { describeCases, describeSignature, expectFixture } from "../kit/testing.js";
 import pagerduty from "./index.js";
 
 describeCases(pagerduty, new URL("./fixtures/cases", import.meta.url));
@@ -116,4 +116,68 @@ describeSignature(pagerduty, {
   secret: "pd-secret",
   body: '{"event":{"id":"01DEN4HPBQAOY0LPKX4YZ3D6QR","event_type":"incident.triggered"}}',
   signature: "v1=960597e597ac8045496daaef7c1e058aad44c8aa1face16b59dad4286aa8fb99",
+});
+
+describe("pagerduty: Zulip's other fixtures", () => {
+  const dir = new URL(".", import.meta.url);
+  it("v1 trigger", () => {
+    expectFixture(pagerduty, dir, "incident.trigger__v1", {
+      topic: "Incident 3",
+      body: "Incident [3](https://zulip-test.pagerduty.com/incidents/P140S4Y) triggered by [Test service](https://zulip-test.pagerduty.com/services/PIL5CUQ) (assigned to [armooo](https://zulip-test.pagerduty.com/users/POBCFRJ)).\n\n``` quote\nfoo\n```",
+    });
+  });
+  it("v1 unacknowledge", () => {
+    expectFixture(pagerduty, dir, "incident.unacknowledge__v1", {
+      topic: "Incident 3",
+      body: "Incident [3](https://zulip-test.pagerduty.com/incidents/P140S4Y) unacknowledged by [Test service](https://zulip-test.pagerduty.com/services/PIL5CUQ) (assigned to [armooo](https://zulip-test.pagerduty.com/users/POBCFRJ)).\n\n``` quote\nfoo\n```",
+    });
+  });
+  it("v1 acknowledge without trigger summary data", () => {
+    expectFixture(pagerduty, dir, "incident.acknowledge__without_trigger_summary_data", {
+      topic: "Incident 1",
+      body: "Incident [1](https://zulip-test.pagerduty.com/incidents/PO1XIJ5) acknowledged by [armooo](https://zulip-test.pagerduty.com/users/POBCFRJ).\n\n``` quote\n\n```",
+    });
+  });
+  it("v1 resolve without a subject or resolver", () => {
+    expectFixture(pagerduty, dir, "incident.resolve__no_subject", {
+      topic: "Incident 48219",
+      body: "Incident [48219](https://dropbox.pagerduty.com/incidents/PJKGZF9) resolved.\n\n``` quote\nmp_error_block_down_critical\u2119\u01b4\n```",
+    });
+  });
+  it("v2 trigger", () => {
+    expectFixture(pagerduty, dir, "incident.trigger__v2", {
+      topic: "Incident 33",
+      body: "Incident [33](https://webdemo.pagerduty.com/incidents/PRORDTY) triggered by [Production XDB Cluster](https://webdemo.pagerduty.com/services/PN49J75) (assigned to [Laura Haley](https://webdemo.pagerduty.com/users/P553OPV)).\n\n``` quote\nMy new incident\n```",
+    });
+  });
+  it("v2 assign", () => {
+    expectFixture(pagerduty, dir, "incident.assign__v2", {
+      topic: "Incident 33",
+      body: "Incident [33](https://webdemo.pagerduty.com/incidents/PRORDTY) assigned to [Wiley Jacobson](https://webdemo.pagerduty.com/users/PFBSJ2Z).\n\n``` quote\nMy new incident\n```",
+    });
+  });
+  it("v2 resolve", () => {
+    expectFixture(pagerduty, dir, "incident.resolve__v2", {
+      topic: "Incident 33",
+      body: "Incident [33](https://webdemo.pagerduty.com/incidents/PRORDTY) resolved by [Laura Haley](https://webdemo.pagerduty.com/users/P553OPV).\n\n``` quote\nMy new incident\n```",
+    });
+  });
+  it("v3 triggered", () => {
+    expectFixture(pagerduty, dir, "incident.triggered__v3", {
+      topic: "Incident Test Incident 3 (#9)",
+      body: "Incident [Test Incident 3 (#9)](https://pig208.pagerduty.com/incidents/PFQZPSY) triggered by [pig208](https://pig208.pagerduty.com/services/PA2P440) (assigned to [PIG 208](https://pig208.pagerduty.com/users/PJ0LVEB)).",
+    });
+  });
+  it("v3 resolved", () => {
+    expectFixture(pagerduty, dir, "incident.resolved__v3", {
+      topic: "Incident Test Incident (#6)",
+      body: "Incident [Test Incident (#6)](https://pig208.pagerduty.com/incidents/PCPZE64) resolved by [PIG 208](https://pig208.pagerduty.com/users/PJ0LVEB).",
+    });
+  });
+  it("v3 reassigned", () => {
+    expectFixture(pagerduty, dir, "incident.reassigned__v3", {
+      topic: "Incident Test Incident (#3)",
+      body: "Incident [Test Incident (#3)](https://pig208.pagerduty.com/incidents/PIQUG8X) reassigned to [Test User](https://pig208.pagerduty.com/users/PI9DT01).",
+    });
+  });
 });

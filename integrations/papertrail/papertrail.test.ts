@@ -47,3 +47,57 @@ describe("papertrail: searches the recorded cases lack", () => {
     });
   });
 });
+
+describe("papertrail: Zulip's other fixtures", () => {
+  const savedSearch = {
+    id: 42,
+    name: "Important stuff",
+    query: "cron OR server1",
+    html_edit_url: "https://papertrailapp.com/searches/42/edit",
+    html_search_url: "https://papertrailapp.com/searches/42",
+  };
+  const event = (id: number, source: string, host: string, ip: string, message: string): unknown => ({
+    id,
+    received_at: "2011-05-18T20:30:02-07:00",
+    display_received_at: "May 18 20:30:02",
+    source_ip: ip,
+    source_name: source,
+    source_id: source === "abc" ? 2 : 19,
+    hostname: host,
+    program: "CROND",
+    severity: "Info",
+    facility: "Cron",
+    message,
+  });
+
+  it("quotes both matches of Zulip's short search (short_post)", () => {
+    const payload = {
+      events: [
+        event(7711561783320576, "abc", "abc", "208.75.57.121", "message body"),
+        event(7711562567655424, "server1", "def", "208.75.57.120", "A short event"),
+      ],
+      saved_search: savedSearch,
+      max_id: 7711582041804800,
+      min_id: 7711561783320576,
+    };
+    expect(post(payload)).toMatchObject({
+      kind: "messages",
+      messages: [
+        {
+          topic: "logs",
+          body:
+            '[Search for "Important stuff"](https://papertrailapp.com/searches/42) found **2** matches:\n\n' +
+            "<time:2011-05-18T20:30:02-07:00> - abc - cron OR server1:\n``` quote\nmessage body\n```\n" +
+            "<time:2011-05-18T20:30:02-07:00> - server1 - cron OR server1:\n``` quote\nA short event\n```",
+        },
+      ],
+    });
+  });
+
+  it("answers Zulip's incorrect_post (no events) with its error", () => {
+    const caught = expectError(() =>
+      post({ saved_search: savedSearch, max_id: 7711582041804800, min_id: 7711561783320576 }),
+    );
+    expect(caught.toJSON()).toMatchObject({ msg: "Events key is missing from payload" });
+  });
+});

@@ -43,3 +43,12 @@ describe("pingdom: states the recorded cases lack", () => {
     });
   });
 });
+
+describe("pingdom: Zulip's other fixtures", () => {
+  it("posts an IMAP check coming back up", () => {
+    expectFixture(pingdom, new URL(".", import.meta.url), "IMAP__down_to_up", {
+      topic: "IMAP check status.",
+      body: "Service imap.someurl.com changed its IMAP status from DOWN to UP.",
+    });
+  });
+});

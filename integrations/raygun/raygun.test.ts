@@ -67,3 +67,17 @@ describe("raygun: events the recorded cases lack", () => {
     );
   });
 });
+
+describe("raygun: Zulip's other fixtures", () => {
+  it("posts a one-minute follow-up without a message", () => {
+    expectFixture(raygun, here, "error_notification__one_minute_followup_error", {
+      topic: "test",
+      body:
+        "One minute [follow-up error](http://app.raygun.io/error-url):\n" +
+        "* **First occurred**: <time:1970-01-28T01:49:36+00:00>\n" +
+        "* **Last occurred**: <time:1970-01-28T01:49:36+00:00>\n" +
+        "* 1 users affected with 1 total occurrences\n" +
+        "* **Application details**: [application name](http://app.raygun.io/application-url)",
+    });
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { describeCases, dispatchPayload, expectFixture } from "../kit/testing.js";
+import { casePayload, describeCases, dispatchPayload, expectFixture, onlyMessage } from "../kit/testing.js";
 import splunk from "./index.js";
 
 const here = new URL(".", import.meta.url);
@@ -46,6 +46,45 @@ describe("splunk: alerts the recorded cases lack", () => {
     const name = "x".repeat(60);
     expect(dispatchPayload(splunk, undefined, { search_name: name })).toMatchObject({
       messages: [{ topic: `${"x".repeat(57)}...` }],
+    });
+  });
+});
+
+describe("splunk: Zulip's other fixtures (its search_one_result payload less one field)", () => {
+  const cases = new URL("./fixtures/cases", import.meta.url);
+  const without = (...path: string[]): Record<string, unknown> => {
+    const p = casePayload(cases, "test_splunk_search_one_result");
+    const [first, second] = path;
+    if (second === undefined) delete p[first ?? ""];
+    else delete (p[first ?? ""] as Record<string, unknown>)[second];
+    return p;
+  };
+  const topic = { topic: "New Search Alert" };
+
+  it("says the results link is missing", () => {
+    expect(onlyMessage(dispatchPayload(splunk, undefined, without("results_link"), topic))).toEqual({
+      topic: "New Search Alert",
+      body:
+        "Splunk alert from saved search:\n* **Search**: [sudo](Missing results_link)\n" +
+        `* **Host**: myserver\n* **Source**: \`/var/log/auth.log\`\n* **Raw**: \`${raw}\``,
+    });
+  });
+
+  it("says the search name is missing", () => {
+    expect(onlyMessage(dispatchPayload(splunk, undefined, without("search_name"), topic))).toEqual({
+      topic: "New Search Alert",
+      body:
+        `Splunk alert from saved search:\n* **Search**: [Missing search_name](${link})\n` +
+        `* **Host**: myserver\n* **Source**: \`/var/log/auth.log\`\n* **Raw**: \`${raw}\``,
+    });
+  });
+
+  it("says the raw event is missing", () => {
+    expect(onlyMessage(dispatchPayload(splunk, undefined, without("result", "_raw"), topic))).toEqual({
+      topic: "New Search Alert",
+      body:
+        `Splunk alert from saved search:\n* **Search**: [sudo](${link})\n` +
+        "* **Host**: myserver\n* **Source**: `/var/log/auth.log`\n* **Raw**: `Missing _raw`",
     });
   });
 });

@@ -35,3 +35,12 @@ describe("statuspage: events the recorded cases lack", () => {
     });
   });
 });
+
+describe("statuspage: Zulip's other fixtures", () => {
+  it("posts a component going under maintenance", () => {
+    expectFixture(statuspage, new URL(".", import.meta.url), "component__status_update", {
+      topic: "Database component: Service Under Maintenance",
+      body: "**Database component** has changed status from **operational** to **under_maintenance**.",
+    });
+  });
+});

@@ -1,4 +1,8 @@
-import { BadRequestError, InvalidPayloadError, UnsupportedWebhookEventTypeError } from "../../src/errors.js";
+import {
+  InvalidPayloadError,
+  UnsupportedWebhookEventTypeError,
+  WebhookMisconfiguredError,
+} from "../../src/errors.js";
 import { defineIntegration } from "../kit/index.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { truncateTopic } from "../kit/message-text.js";
@@ -13,14 +17,28 @@ function eventOf(p: Wild): string {
   throw new UnsupportedWebhookEventTypeError(friendly, DISPLAY_NAME);
 }
 
-/** A message from a payload that must hold every field UptimeRobot's alert contact template sends. */
+/** Zulip's notice to the bot's owner about an alert contact whose JSON template lacks fields. */
+export const MISCONFIGURED_PAYLOAD_NOTICE = `
+Hi there! Your bot {bot_name} just received a UptimeRobot payload that is missing
+some data that Zulip requires. This usually indicates a configuration issue
+in your UptimeRobot webhook settings. Please make sure that you set the required parameters
+when configuring the UptimeRobot webhook. Contact {support_email} if you
+need further help!
+`;
+
+/**
+ * A message from a payload that must hold every field UptimeRobot's alert contact template sends.
+ * A misconfigured alert contact (fields missing from its template) is answered "Invalid payload",
+ * and the bot's owner is told (rate limited), as Zulip does.
+ */
 function checked(render: (p: Wild) => WebhookMessage): (p: Wild) => WebhookMessage {
   return (p) => {
     try {
       return render(p);
     } catch (err) {
-      // A misconfigured alert contact (fields missing from its JSON template): Zulip's answer.
-      if (err instanceof InvalidPayloadError) throw new BadRequestError("Invalid payload");
+      if (err instanceof InvalidPayloadError) {
+        throw new WebhookMisconfiguredError(MISCONFIGURED_PAYLOAD_NOTICE, "Invalid payload");
+      }
       throw err;
     }
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { dispatchWebhook } from "../kit/index.js";
+import { WebhookMisconfiguredError } from "../../src/errors.js";
+import { dispatchWebhook, fixtureRequest } from "../kit/index.js";
 import type { DispatchOutcome } from "../kit/index.js";
 import { describeCases, expectError, expectFixture } from "../kit/testing.js";
 import uptimerobot from "./index.js";
@@ -27,7 +28,7 @@ describe("uptimerobot: events the recorded cases lack", () => {
   it("posts a monitor going down (Zulip's monitor_down payload)", () => {
     expectFixture(uptimerobot, new URL(".", import.meta.url), "uptimerobot_monitor_down", {
       topic: "Web Server",
-      body: "Web Server (server1.example.com) is DOWN (Host Is Not Reachable).",
+      body: "Web Server (server1.example.com) is DOWN (Host Is Unreachable).",
     });
   });
 
@@ -65,5 +66,27 @@ describe("uptimerobot: a misconfigured alert contact", () => {
       msg: "Invalid payload",
       code: "BAD_REQUEST",
     });
+  });
+
+  it("tells the bot's owner, as Zulip does, when the monitor's name is missing (Zulip's fixture)", () => {
+    const caught = expectError(() =>
+      dispatchWebhook(
+        uptimerobot,
+        fixtureRequest(
+          uptimerobot,
+          new URL(".", import.meta.url),
+          "uptimerobot_invalid_payload_with_missing_data",
+        ),
+      ),
+    );
+    expect(caught).toBeInstanceOf(WebhookMisconfiguredError);
+    expect(caught.toJSON()).toMatchObject({ msg: "Invalid payload" });
+    expect((caught as WebhookMisconfiguredError).notice.trim()).toBe(
+      "Hi there! Your bot {bot_name} just received a UptimeRobot payload that is missing\n" +
+        "some data that Zulip requires. This usually indicates a configuration issue\n" +
+        "in your UptimeRobot webhook settings. Please make sure that you set the required parameters\n" +
+        "when configuring the UptimeRobot webhook. Contact {support_email} if you\n" +
+        "need further help!",
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { dispatchWebhook } from "../kit/index.js";
-import { describeCases, onlyMessage } from "../kit/testing.js";
+import { casePayload, describeCases, onlyMessage } from "../kit/testing.js";
 import beanstalk from "./index.js";
 
 describeCases(beanstalk, new URL("./fixtures/cases", import.meta.url));
@@ -92,5 +92,34 @@ describe("beanstalk: the payload field", () => {
     };
     expect(send("other=1")).toBe("REQUEST_VARIABLE_MISSING");
     expect(send("payload=%7Bnot%20json")).toBe("INVALID_JSON");
+  });
+});
+
+describe("beanstalk: Zulip's other cases", () => {
+  const casesDir = new URL("./fixtures/cases", import.meta.url);
+  /** The JSON a recorded case posts in its `payload` form field. */
+  const recorded = (caseId: string): unknown => JSON.parse(String(casePayload(casesDir, caseId)["payload"]));
+  const repo = "http://lfranchi-svn.beanstalkapp.com/work-test";
+
+  it("posts a single commit to a branch the branches option names", () => {
+    expect(onlyMessage(send(recorded("test_git_single"), { branches: "master,development" }))).toEqual({
+      topic: "work-test / master",
+      body: `Leo Franchi [pushed](${repo}) 1 commit to branch master.\n\n* add some stuff ([e50508df24c](${repo}/changesets/e50508df))`,
+    });
+  });
+
+  it("posts a long push to a branch the branches option names", () => {
+    const line = `* add some stuff ([e50508df24c](${repo}/changesets/e50508df))\n`;
+    const outcome = send(recorded("test_git_more_than_limit"), { branches: "master,development" });
+    expect(onlyMessage(outcome)).toEqual({
+      topic: "work-test / master",
+      body: `Leo Franchi [pushed](${repo}) 50 commits to branch master.\n\n${line.repeat(20)}[and 30 more commit(s)]`,
+    });
+  });
+
+  it("posts nothing for pushes to branches the branches option leaves out", () => {
+    for (const caseId of ["test_git_single", "test_git_multiple_committers", "test_git_multiple"]) {
+      expect(send(recorded(caseId), { branches: "changes,development" }).kind).toBe("ignored");
+    }
   });
 });

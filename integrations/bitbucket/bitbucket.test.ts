@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { dispatchWebhook } from "../kit/index.js";
-import { describeCases, expectError, onlyMessage } from "../kit/testing.js";
+import { describeCases, expectError, expectFixture, onlyMessage } from "../kit/testing.js";
 import bitbucket from "./index.js";
 
 describeCases(bitbucket, new URL("./fixtures/cases", import.meta.url));
@@ -75,6 +75,28 @@ describe("bitbucket: behaviour", () => {
     expect(caught.toJSON()).toMatchObject({
       code: "REQUEST_VARIABLE_MISSING",
       var_name: "payload",
+    });
+  });
+});
+
+describe("bitbucket: Zulip's other cases", () => {
+  const dir = new URL(".", import.meta.url);
+  const commit =
+    "* c ([25f93d22b71](https://bitbucket.org/kolaszek/repository-name/commits/25f93d22b719e2d678a7ad5ee0ef0d1fcdf39c12))";
+
+  it("posts nothing for a push to a branch the branches option leaves out", () => {
+    expectFixture(bitbucket, dir, "push__master", null, { branches: "changes,development" });
+    expectFixture(bitbucket, dir, "push__master", {
+      topic: "Repository name / master",
+      body: `kolaszek pushed 1 commit to branch master.\n\n${commit}`,
+    });
+  });
+
+  it("posts nothing for a long push to a branch the branches option leaves out", () => {
+    expectFixture(bitbucket, dir, "push__commits_above_limit", null, { branches: "changes,development" });
+    expectFixture(bitbucket, dir, "push__commits_above_limit", {
+      topic: "Repository name / master",
+      body: `kolaszek pushed 50 commits to branch master.\n\n${`${commit}\n`.repeat(20)}[and 30 more commit(s)]`,
     });
   });
 });

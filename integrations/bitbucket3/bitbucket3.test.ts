@@ -43,6 +43,74 @@ describe("bitbucket3: events the recorded cases do not show", () => {
   });
 });
 
+describe("bitbucket3: Zulip's other cases", () => {
+  const sandbox = "http://139.59.64.214:7990/projects/SBOX/repos/sandbox/pull-requests";
+  const hypro = "[hypro999](http://139.59.64.214:7990/users/hypro999)";
+  const zura = "[zura](http://139.59.64.214:7990/users/zura)";
+
+  it("puts the ping under a topic the user chose", () => {
+    const p = casePayload(casesDir, "test_ping");
+    expect(onlyMessage(dispatchPayload(bitbucket3, "diagnostics:ping", p, { topic: "my topic" }))).toEqual({
+      topic: "my topic",
+      body: "Congratulations! The Bitbucket Server webhook was configured successfully!",
+    });
+  });
+
+  it("quotes the description of a pull request opened without reviewers", () => {
+    expectFixture(bitbucket3, dir, "pr_opened__without_reviewers", {
+      topic: "sandbox / PR #1 Branch1",
+      body: `${hypro} opened [PR #1](${sandbox}/1) from \`branch1\` to \`master\`:\n\n~~~ quote\n* Add file2.txt\r\n* Add file3.txt\n~~~`,
+    });
+  });
+
+  it("names the title of a modified pull request under a chosen topic", () => {
+    const p = casePayload(casesDir, "test_pr_modified");
+    expect(onlyMessage(dispatchPayload(bitbucket3, undefined, p, { topic: "custom_topic" }))).toEqual({
+      topic: "custom_topic",
+      body:
+        `${hypro} modified [PR #1 Branch1](${sandbox}/1) (assigned reviewers: [shimura](http://139.59.64.214:7990/users/shimura)):\n\n` +
+        "~~~ quote\n* Add file2.txt\n* Add file3.txt\nBoth of these files would be important additions to the project!\n~~~",
+    });
+  });
+
+  it("reports a deleted pull request under its own topic", () => {
+    const p = casePayload(casesDir, "test_pr_deleted_with_include_title");
+    expect(onlyMessage(dispatchPayload(bitbucket3, undefined, p))).toEqual({
+      topic: "sandbox / PR #2 Add notes feature.",
+      body: `${hypro} deleted [PR #2](${sandbox}/2).`,
+    });
+  });
+
+  it("reports that every reviewer was removed", () => {
+    const body = `${hypro} removed all reviewers from [PR #1](${sandbox}/1).`;
+    expectFixture(bitbucket3, dir, "pr_reviewer_updated__remove_reviewer", {
+      topic: "sandbox / PR #1 Branch1",
+      body,
+    });
+    expectFixture(
+      bitbucket3,
+      dir,
+      "pr_reviewer_updated__remove_reviewer",
+      { topic: "custom_topic", body: `${hypro} removed all reviewers from [PR #1 Branch1](${sandbox}/1).` },
+      { topic: "custom_topic" },
+    );
+  });
+
+  it("quotes an edited pull-request comment", () => {
+    expectFixture(bitbucket3, dir, "pr_comment_edited__mention", {
+      topic: "sandbox / PR #6 sample_file: Add sample_file.txt.",
+      body: `${zura} edited their comment on [PR #6](${sandbox}/6):\n\n~~~ quote\nThis seems like a pretty good idea. @shimura what do you think?\n~~~`,
+    });
+  });
+
+  it("strikes through a deleted pull-request comment", () => {
+    expectFixture(bitbucket3, dir, "pr_comment_deleted__mention", {
+      topic: "sandbox / PR #6 sample_file: Add sample_file.txt.",
+      body: `${zura} deleted their comment on [PR #6](${sandbox}/6):\n\n~~~ quote\n~~This seems like a pretty good idea. @shimura what do you think?~~\n~~~`,
+    });
+  });
+});
+
 describe("bitbucket3: behaviour", () => {
   const payload = (caseId: string): Record<string, unknown> => casePayload(casesDir, caseId);
 

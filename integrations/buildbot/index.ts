@@ -23,13 +23,9 @@ export function buildStarted(p: Wild): WebhookMessage {
 }
 
 export function buildFinished(p: Wild): WebhookMessage {
-  const code = p.opt("results");
-  const status =
-    code === undefined
-      ? "unknown"
-      : typeof code.value === "number"
-        ? (RESULTS[code.value] ?? code.text())
-        : code.text();
+  // A code outside Buildbot's list (a newer Buildbot's, or -1) is reported as unknown.
+  const code = p.opt("results")?.value;
+  const status = (typeof code === "number" ? RESULTS[code] : undefined) ?? "unknown";
   return {
     topic: topic(p),
     body: `Build ${buildLink(p)} (result: ${status}) for **${p.get("buildername").str()}** finished.`,

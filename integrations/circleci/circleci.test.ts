@@ -65,3 +65,41 @@ describeSignature(circleci, {
   body: '{"type":"ping","id":"3888f21b-eaa7-38e3-8f3d-75a63bba8895"}',
   signature: "v1=042a6969e6b6f792a129177497578cd1cacf090e6e95edf138928f28bc569cc5",
 });
+
+describe("circleci: Zulip's other fixtures", () => {
+  const dir = new URL(".", import.meta.url);
+
+  it("answers the ping with the webhook's name", () => {
+    expectFixture(circleci, dir, "ping__testing", {
+      topic: "Test event",
+      body: "Webhook 'Testing' test event successful.",
+    });
+  });
+
+  it("reports a completed job of a GitHub pipeline", () => {
+    expectFixture(circleci, dir, "job-completed__github", {
+      topic: "circleci-webhook-test",
+      body:
+        "Job `build-and-test` within Pipeline #4 has succeeded.\n\n" +
+        "Triggered on [`a5e30a90822: .circleci: Update Webhook URL.`](https://github.com/zulip-testing/circleci-webhook-test/commit/a5e30a908224e46626a796d058289475f6d387b5) on branch `main` by Hari Prashant Bhimaraju.",
+    });
+  });
+
+  it("reports a completed job of a GitLab pipeline", () => {
+    expectFixture(circleci, dir, "job-completed__gitlab", {
+      topic: "circleci-webhook-test",
+      body:
+        "Job `build-and-test` within Pipeline #3 has succeeded.\n\n" +
+        "Triggered on [`c31f86994c5: app: Enhance message within hello().`](https://gitlab.com/zulip-testing/circleci-webhook-test/-/commit/c31f86994c54672f97b5bd5e544315b7bd40e4c1) on branch `main` by Hari Prashant Bhimaraju.",
+    });
+  });
+
+  it("reports a completed workflow of a GitLab pipeline", () => {
+    expectFixture(circleci, dir, "workflow-completed__gitlab", {
+      topic: "circleci-webhook-test",
+      body:
+        "Workflow [`sample`](https://app.circleci.com/pipelines/circleci/89xcrx7UvWQfzcUPAEmu5Q/63AY3yf3XeUQojmQcGZTtB/3/workflows/b23ceb64-127a-4075-a27c-d204a7a0a3b3) within Pipeline #3 has succeeded.\n\n" +
+        "Triggered on [`c31f86994c5: app: Enhance message within hello().`](https://gitlab.com/zulip-testing/circleci-webhook-test/-/commit/c31f86994c54672f97b5bd5e544315b7bd40e4c1) on branch `main` by Hari Prashant Bhimaraju.",
+    });
+  });
+});

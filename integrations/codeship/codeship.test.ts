@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { describeCases, dispatchPayload, onlyMessage } from "../kit/testing.js";
+import { describeCases, dispatchPayload, expectFixture, onlyMessage } from "../kit/testing.js";
 import codeship from "./index.js";
 
 describeCases(codeship, new URL("./fixtures/cases", import.meta.url));
@@ -29,5 +29,23 @@ describe("codeship: behaviour", () => {
     expect(() => dispatchPayload(codeship, undefined, { project: 1 })).toThrow(
       "Missing key 'build' in JSON payload",
     );
+  });
+});
+
+describe("codeship: Zulip's other fixtures", () => {
+  const dir = new URL(".", import.meta.url);
+
+  it("reports a succeeded build", () => {
+    expectFixture(codeship, dir, "build__success", {
+      topic: "codeship/docs",
+      body: "[Build](https://www.codeship.com/projects/10213/builds/973711) triggered by beanieboi on master branch succeeded.",
+    });
+  });
+
+  it("names any other status", () => {
+    expectFixture(codeship, dir, "build__other_status", {
+      topic: "codeship/docs",
+      body: "[Build](https://www.codeship.com/projects/10213/builds/973711) triggered by beanieboi on master branch has some_other_status status.",
+    });
   });
 });

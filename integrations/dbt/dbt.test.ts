@@ -48,3 +48,16 @@ describeSignature(dbt, {
   signature: "757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17",
   rejects: [undefined],
 });
+
+describe("dbt: Zulip's other cases", () => {
+  it("links a started run with access_url", () => {
+    const p = casePayload(casesDir, "test_dbt_webhook_when_job_started");
+    const params = { access_url: "https://example.us1.dbt.com" };
+    expect(onlyMessage(dispatchPayload(dbt, undefined, p, params))).toEqual({
+      topic: "Example Project",
+      body:
+        ":yellow_circle: Daily Job (dbt build) [deployment](https://example.us1.dbt.com/deploy/1/projects/167194/runs/12345) started in **Production**.\n\n" +
+        "[Job #123](https://example.us1.dbt.com/deploy/1/projects/167194/jobs/123) was kicked off from the UI by bwilliams@example.com at <time:2023-01-31T19:28:07Z>.",
+    });
+  });
+});

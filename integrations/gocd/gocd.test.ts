@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { casePayload, describeCases, dispatchPayload, onlyMessage } from "../kit/testing.js";
+import { casePayload, describeCases, dispatchPayload, expectFixture, onlyMessage } from "../kit/testing.js";
 import gocd from "./index.js";
 
 const casesDir = new URL("./fixtures/cases", import.meta.url);
@@ -44,5 +44,17 @@ describe("gocd: behaviour", () => {
     expect(dispatchPayload(gocd, undefined, { type: "agent", data: { agent_state: "Idle" } }).kind).toBe(
       "ignored",
     );
+  });
+});
+
+describe("gocd: Zulip's other cases", () => {
+  it("reports a stage being built", () => {
+    expectFixture(gocd, new URL(".", import.meta.url), "stage__building", {
+      topic: "Pipeline / Stage",
+      body:
+        "**Pipeline building**: Pipeline / Stage\n" +
+        "- **Commit**: [`59f3c6e4540`](https://github.com/swayam0322/Test/commit/59f3c6e4540) on branch `main`\n" +
+        "- **Started**: <time:Feb 1, 2024, 1:58:13 AM>",
+    });
   });
 });

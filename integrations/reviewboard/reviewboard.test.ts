@@ -5,6 +5,7 @@ import {
   describeCases,
   describeSignature,
   dispatchPayload,
+  expectFixture,
   onlyMessage,
 } from "../kit/testing.js";
 import reviewboard from "./index.js";
@@ -48,4 +49,15 @@ describeSignature(reviewboard, {
   body: "Hello, World!",
   signature: "sha1=01dc10d0c83e72ed246219cdd91669667fe2ca59",
   rejects: [undefined],
+});
+
+describe("reviewboard: Zulip's other fixtures", () => {
+  it("reports a published review request with one target person", () => {
+    expectFixture(reviewboard, new URL(".", import.meta.url), "review_request_published__single_target", {
+      topic: "Scheduler",
+      body:
+        "**eeshangarg** opened [#2: Initial commit](https://rbcommons.com/s/zulip/r/2/):\n\n" +
+        "``` quote\n**Description**: Initial commit\n**Status**: pending\n**Target people**: **drsbgarg**\n**Branch**: master\n```",
+    });
+  });
 });

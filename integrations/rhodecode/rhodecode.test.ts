@@ -38,3 +38,18 @@ describe("rhodecode: behaviour", () => {
     });
   });
 });
+
+describe("rhodecode: Zulip's other cases", () => {
+  it("reports a new branch pushed without commits", () => {
+    const p = casePayload(casesDir, "test_push_event_message");
+    const push = (p["event"] as Record<string, Record<string, unknown>>)["push"] as Record<string, unknown>;
+    push["commits"] = [];
+    push["branches"] = [
+      { url: "https://code.rhodecode.com/u/yuroitaki/zulip-testing/changelog?branch=dev", name: "dev" },
+    ];
+    expect(onlyMessage(dispatchPayload(rhodecode, undefined, p))).toEqual({
+      topic: "u/yuroitaki/zulip-testing / dev",
+      body: "yuroitaki pushed the branch dev.",
+    });
+  });
+});

@@ -53,3 +53,14 @@ describe("teamcity: behaviour", () => {
     );
   });
 });
+
+describe("teamcity: Zulip's other cases", () => {
+  it("names the branch of a successful build in the topic", () => {
+    const p = casePayload(casesDir, "test_teamcity_success");
+    (p["build"] as Record<string, unknown>)["branchDisplayName"] = "MyBranch";
+    expect(onlyMessage(dispatchPayload(teamcity, undefined, p))).toEqual({
+      topic: "Project :: Compile (MyBranch)",
+      body: "Project :: Compile build 5535 - CL 123456 was successful! :thumbs_up: See [changes](http://teamcity/viewLog.html?buildTypeId=Project_Compile&buildId=19952&tab=buildChangesDiv) and [build log](http://teamcity/viewLog.html?buildTypeId=Project_Compile&buildId=19952).",
+    });
+  });
+});

@@ -76,3 +76,33 @@ describe("travis: behaviour", () => {
     });
   });
 });
+
+describe("travis: Zulip's other tests", () => {
+  const message = {
+    topic: "builds",
+    body:
+      "Author: josh_mandel\nBuild status: Passed :thumbs_up:\n" +
+      "Details: [changes](https://github.com/hl7-fhir/fhir-svn/compare/6dccb98bcfd9...6c457d366a31), [build log](https://travis-ci.org/hl7-fhir/fhir-svn/builds/92495257)",
+  };
+
+  it("posts a push build", () => {
+    expectFixture(travis, dir, "push__hl7_fhir", message);
+  });
+
+  it("posts nothing for a push build when only_events names pull_request", () => {
+    expectFixture(travis, dir, "push__hl7_fhir", null, { only_events: '["pull_request"]' });
+  });
+
+  it("posts a push build that only_events names", () => {
+    expectFixture(travis, dir, "push__hl7_fhir", message, { only_events: '["push"]' });
+  });
+
+  it("posts nothing for a push build that exclude_events names", () => {
+    expectFixture(travis, dir, "push__hl7_fhir", null, { exclude_events: '["push"]' });
+  });
+
+  it("ignores an include_events parameter, which is no option", () => {
+    expectFixture(travis, dir, "pull_request__hl7_fhir", message, { include_events: '["*"]' });
+    expectFixture(travis, dir, "push__hl7_fhir", message, { include_events: '["*"]' });
+  });
+});

@@ -34,6 +34,12 @@ export default defineIntegration<GiteaOptions>({
   options: {
     branches: branchesOption,
   },
+  // Gitea sends comments on pull requests as `issue_comment` with `X-Gitea-Event-Type:
+  // pull_request_comment` (newer versions also as the event `pull_request_comment` itself).
+  classify: (input) =>
+    input.header === "issue_comment" && input.httpHeader("X-Gitea-Event-Type") === "pull_request_comment"
+      ? "pull_request_comment"
+      : (input.header ?? ""),
   events: {
     push: (p, ctx) => gogs.push(p, ctx.options.branches),
     create: (p) => gogs.create(p),
@@ -47,6 +53,11 @@ export default defineIntegration<GiteaOptions>({
     },
     issues: (p, ctx) => gogs.issues(p, ctx.customTopic !== undefined),
     issue_comment: (p, ctx) => gogs.issueComment(p, ctx.customTopic !== undefined),
+    pull_request_comment: (p) => {
+      const { topic, body } = m.pullRequestComment(p);
+      return msg(topic, body);
+    },
     release: (p) => gogs.release(p),
+    delete: (p) => gogs.remove(p),
   },
 });

@@ -317,17 +317,39 @@ export const deploymentBody: BodyFunction = (p) => {
     return `${user} started a new [deployment](${url}):\n> [${sha}](${commitUrl}) ${p.get("commit_title").str()}`;
   }
   const outcome: Record<string, string> = {
-    success: "succeeded",
+    success: "was successful",
     failed: "failed",
     canceled: "was canceled",
   };
   return `The [deployment](${url}) ${outcome[status] ?? `changed status to ${status}`}.`;
 };
 
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** "2024-01-26" → "Jan 26, 2024" (other text is kept as GitLab sent it). */
+function formatExpiry(date: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
+  const month = m === null ? undefined : MONTHS[Number(m[2]) - 1];
+  return m === null || month === undefined ? date : `${month} ${m[3]}, ${m[1]}`;
+}
+
+/**
+ * The access-token settings page of the token's project or group. Group payloads carry no URL:
+ * the page is built on gitlab.com from the group's `full_path`, as Zulip does.
+ */
+function accessTokensUrl(p: Wild): string {
+  const project = p.opt("project");
+  if (project !== undefined) return `${project.get("web_url").str()}/-/settings/access_tokens`;
+  const group = p.get("group");
+  const groupUrl = optText(group, "group_url") ?? `https://gitlab.com/groups/${group.get("full_path").str()}`;
+  return `${groupUrl}/-/settings/access_tokens`;
+}
+
 /** Resource Access Token Hook: a project or group access token about to expire. */
 export const resourceAccessTokenBody: BodyFunction = (p) => {
   const token = p.get("object_attributes");
-  return `The access token **${token.get("name").str()}** will expire on ${token.get("expires_at").text()}.`;
+  const expiry = formatExpiry(token.get("expires_at").text());
+  return `The access token [${token.get("name").str()}](${accessTokensUrl(p)}) will expire on ${expiry}.`;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -386,8 +408,9 @@ export function awardable(p: Wild): Awardable {
 export const emojiBody: BodyFunction = (p, includeTitle) => {
   const verb = p.get("event_type").str() === "revoke" ? "removed" : "added";
   const head = `${userName(p)} ${verb} the emoji :${p.get("object_attributes").get("name").str()}:`;
-  if (!includeTitle) return `${head}.`;
   const item = awardable(p);
+  // A reaction to a comment always links the comment: the topic names only what was commented.
+  if (!includeTitle && item.type !== "comment") return `${head}.`;
   const label = item.number === null ? `a ${item.type}` : `${item.type} #${item.number}`;
   return `${head} ${verb === "added" ? "to" : "from"} [${label}](${item.url}).`;
 };

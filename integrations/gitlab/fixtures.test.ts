@@ -65,20 +65,6 @@ describe("gitlab: fixtures", () => {
     });
   });
 
-  it("reports one reviewer's approval of a merge request", () => {
-    expectFixture(gitlab, here, "merge_request_hook__merge_request_approval", {
-      topic: "testing-zulip-gitlab-integration / MR #3 Add two more lines",
-      body: `Eeshan Garg approved [MR #3](${home}/-/merge_requests/3).`,
-    });
-  });
-
-  it("reports one reviewer's approval withdrawn", () => {
-    expectFixture(gitlab, here, "merge_request_hook__merge_request_unapproval", {
-      topic: "testing-zulip-gitlab-integration / MR #3 Add two more lines",
-      body: `Eeshan Garg unapproved [MR #3](${home}/-/merge_requests/3).`,
-    });
-  });
-
   it("reports a reopened merge request", () => {
     expectFixture(gitlab, here, "merge_request_hook__merge_request_reopened", {
       topic: "testing-zulip-gitlab-integration / MR #3 Add two more lines",
@@ -103,14 +89,255 @@ describe("gitlab: fixtures", () => {
   it("warns that a project access token is about to expire", () => {
     expectFixture(gitlab, here, "resource_access_token_hook__project_token_expiring", {
       topic: "testing-zulip-gitlab-integration",
-      body: "The access token **release-bot** will expire on 2023-07-05.",
+      body: `The access token [release-bot](${home}/-/settings/access_tokens) will expire on Jul 05, 2023.`,
     });
   });
 
   it("warns that a group access token is about to expire, under the group's name", () => {
     expectFixture(gitlab, here, "resource_access_token_hook__group_token_expiring", {
       topic: "Zulip GitLab Test",
-      body: "The access token **group-ci** will expire on 2023-07-05.",
+      body: "The access token [group-ci](https://gitlab.com/groups/zulip-gitlab-test/-/settings/access_tokens) will expire on Jul 05, 2023.",
+    });
+  });
+});
+
+/** Zulip's own GitLab test cases that the recorded cases do not include: Zulip's payloads and messages. */
+describe("gitlab: Zulip's other test cases", () => {
+  const tomek = "https://gitlab.com/tomaszkolek0/my-awesome-project";
+  const satyam = "https://gitlab.com/sbansal1999/testing-zulip-gitlab-integration";
+  const sumit = "https://gitlab.com/sumitb16/my-awesome-project";
+  const compare = `${tomek}/-/compare/5fcdd5551fc3085df79bece2c32b1400802ac407...eb6ae1e591e0819dc5bf187c6bfe18ec065a80e9`;
+
+  it("counts the committers of a push, grouping the least active as others", () => {
+    const line = `* b ([eb6ae1e591e](${tomek}/commit/eb6ae1e591e0819dc5bf187c6bfe18ec065a80e9))`;
+    expectFixture(gitlab, here, "push_hook__push_multiple_committers_with_others", {
+      topic: "my-awesome-project / tomek",
+      body:
+        `Tomasz Kolek [pushed](${compare}) 7 commits to branch tomek. Commits by Ben (3), baxterthehacker (2), James (1) and others (1).\n\n` +
+        Array.from({ length: 7 }, () => line).join("\n"),
+    });
+  });
+
+  const fiftyCommits =
+    `Tomasz Kolek [pushed](${compare}) 50 commits to branch tomek.\n\n` +
+    `* b ([66abd2da288](${tomek}/commit/66abd2da28809ffa128ed0447965cf11d7f863a7))\n`.repeat(20) +
+    "[and 30 more commit(s)]";
+
+  it("lists the first 20 commits of a long push", () => {
+    expectFixture(gitlab, here, "push_hook__push_commits_more_than_limit", {
+      topic: "my-awesome-project / tomek",
+      body: fiftyCommits,
+    });
+  });
+
+  it("lists a long push to a branch the URL selects", () => {
+    expectFixture(
+      gitlab,
+      here,
+      "push_hook__push_commits_more_than_limit",
+      { topic: "my-awesome-project / tomek", body: fiftyCommits },
+      { branches: "master,tomek" },
+    );
+  });
+
+  it("reports a deleted branch", () => {
+    expectFixture(gitlab, here, "push_hook__remove_branch", {
+      topic: "my-awesome-project / tomek",
+      body: "Tomasz Kolek deleted branch tomek.",
+    });
+  });
+
+  it("quotes a new issue without assignee", () => {
+    expectFixture(gitlab, here, "issue_hook__issue_created_without_assignee", {
+      topic: "my-awesome-project / issue #1 Issue title",
+      body: `Tomasz Kolek created [issue #1](${tomek}/issues/1):\n\n~~~ quote\nIssue description\n~~~`,
+    });
+  });
+
+  it("announces a new issue whose description is null", () => {
+    expectFixture(gitlab, here, "issue_hook__issue_opened_with_null_description", {
+      topic: "my-awesome-project / issue #7 Issue without description",
+      body: "Eeshan Garg created [issue #7](https://gitlab.com/eeshangarg/my-awesome-project/issues/7).",
+    });
+  });
+
+  it("reports an updated issue", () => {
+    expectFixture(gitlab, here, "issue_hook__issue_updated_with_assignee", {
+      topic: "my-awesome-project / issue #1 Issue title_new",
+      body: `Tomasz Kolek updated [issue #1](${tomek}/issues/1).`,
+    });
+  });
+
+  it("names the project and the issue when the URL sets the topic", () => {
+    expectFixture(
+      gitlab,
+      here,
+      "issue_hook__issue_updated_with_assignee",
+      {
+        topic: "notifications",
+        body: `[[my-awesome-project](${tomek})] Tomasz Kolek updated [issue #1 Issue title_new](${tomek}/issues/1).`,
+      },
+      { topic: "notifications" },
+    );
+  });
+
+  it("reports a reopened confidential issue sent as an Issue Hook", () => {
+    expectFixture(gitlab, here, "issue_hook__confidential_issue_reopened", {
+      topic: "testing / issue #1 Testing Test",
+      body: "Joe Bloggs reopened [issue #1](https://gitlab.example.co.uk/joe.bloggs/testing/issues/1).",
+    });
+  });
+
+  it("quotes a comment on a merge request, without its title in the topic when asked", () => {
+    expectFixture(
+      gitlab,
+      here,
+      "note_hook__merge_request_note",
+      {
+        topic: "testing-zulip-gitlab-integration / MR #1",
+        body: `Satyam Bansal [commented](${satyam}/-/merge_requests/1#note_1406328457) on [MR #1](${satyam}/-/merge_requests/1):\n\n~~~ quote\nI am not sure if this new feature is even required or not.\n~~~`,
+      },
+      { use_merge_request_title: "false" },
+    );
+  });
+
+  it("quotes a comment on an issue", () => {
+    expectFixture(gitlab, here, "note_hook__issue_note", {
+      topic: "testing-zulip-gitlab-integration / issue #1 Add more lines",
+      body: `Satyam Bansal [commented](${satyam}/-/issues/1#note_1406279810) on [issue #1](${satyam}/-/issues/1):\n\n~~~ quote\nThis is again a random comment.\n~~~`,
+    });
+  });
+
+  it("names the commented issue when the URL sets the topic", () => {
+    expectFixture(
+      gitlab,
+      here,
+      "note_hook__issue_note",
+      {
+        topic: "notifications",
+        body: `[[testing-zulip-gitlab-integration](${satyam})] Satyam Bansal [commented](${satyam}/-/issues/1#note_1406279810) on [issue #1 Add more lines](${satyam}/-/issues/1):\n\n~~~ quote\nThis is again a random comment.\n~~~`,
+      },
+      { topic: "notifications" },
+    );
+  });
+
+  it("quotes a new merge request without assignee", () => {
+    expectFixture(gitlab, here, "merge_request_hook__merge_request_created_without_assignee", {
+      topic: "my-awesome-project / MR #2 NEW MR",
+      body: `Tomasz Kolek created [MR #2](${tomek}/merge_requests/2) from \`tomek\` to \`master\`:\n\n~~~ quote\ndescription of merge request\n~~~`,
+    });
+  });
+
+  it("leaves the merge request's title out of the topic when asked", () => {
+    expectFixture(
+      gitlab,
+      here,
+      "merge_request_hook__merge_request_closed",
+      {
+        topic: "my-awesome-project / MR #2",
+        body: `Tomasz Kolek closed [MR #2](${tomek}/merge_requests/2).`,
+      },
+      { use_merge_request_title: "false" },
+    );
+  });
+
+  it("leaves the title out of a System Hook merge request's topic when asked", () => {
+    expectFixture(
+      gitlab,
+      here,
+      "system_hook__merge_request_created_with_assignee",
+      {
+        topic: "my-awesome-project / MR #3",
+        body: `Tomasz Kolek created [MR #3](${tomek}/merge_requests/3) from \`tomek\` to \`master\` (assigned to Tomasz Kolek):\n\n~~~ quote\ndescription of merge request\n~~~`,
+      },
+      { use_merge_request_title: "false" },
+    );
+  });
+
+  it("reports one reviewer's approval", () => {
+    expectFixture(gitlab, here, "merge_request_hook__merge_request_approval", {
+      topic: "my-awesome-project / MR #1 Update the README",
+      body: `Sumit Bhanushali added their approval for [MR #1](${sumit}/merge_requests/1).`,
+    });
+  });
+
+  it("reports one reviewer's approval withdrawn", () => {
+    expectFixture(gitlab, here, "merge_request_hook__merge_request_unapproval", {
+      topic: "my-awesome-project / MR #1 Update the README",
+      body: `Sumit Bhanushali removed their approval for [MR #1](${sumit}/merge_requests/1).`,
+    });
+  });
+
+  it("announces an edited wiki page", () => {
+    expectFixture(gitlab, here, "wiki_page_hook__wiki_page_edited", {
+      topic: "my-awesome-project",
+      body: `Tomasz Kolek updated [wiki page "how to"](${tomek}/wikis/how-to).`,
+    });
+  });
+
+  it("reports a finished job sent as a Job Hook", () => {
+    expectFixture(gitlab, here, "build_succeeded", {
+      topic: "my-awesome-project / master",
+      body: "Build job_name from test stage changed status to success.",
+    });
+  });
+
+  it("reports a created job under its repository and branch", () => {
+    expectFixture(gitlab, here, "job_hook__build_created", {
+      topic: "gitlab_test / gitlab-script-trigger",
+      body: "Build test from test stage was created.",
+    });
+  });
+
+  it("reports a pending pipeline as created", () => {
+    const home = "https://gitlab.com/TomaszKolek/my-awesome-project";
+    expectFixture(gitlab, here, "pipeline_hook__pipeline_pending", {
+      topic: "my-awesome-project / master",
+      body:
+        `[Pipeline (4414206)](${home}/-/pipelines/4414206) was created with build(s):\n` +
+        `* [job_name2](${home}/-/jobs/4541113) - pending\n* [job_name](${home}/-/jobs/4541112) - created.`,
+    });
+  });
+
+  it("names the project of a release when the URL sets the topic", () => {
+    const home = "https://example.com/gitlab-org/release-webhook-example";
+    expectFixture(
+      gitlab,
+      here,
+      "release_hook__create",
+      {
+        topic: "Specific topic",
+        body: `[[release-webhook-example](${home})] Release [v1.1](${home}/-/releases/v1.1) for tag v1.1 was created.\n~~~ quote\n## v1.1 (2024-09-06)\n\n- Feature added\n~~~`,
+      },
+      { topic: "Specific topic" },
+    );
+  });
+
+  it("warns that a project access token is about to expire", () => {
+    expectFixture(gitlab, here, "resource_access_token_hook__project_expiry", {
+      topic: "Flight",
+      body: "The access token [acd](https://example.com/flightjs/Flight/-/settings/access_tokens) will expire on Jan 26, 2024.",
+    });
+  });
+
+  it("warns that a group access token is about to expire", () => {
+    expectFixture(gitlab, here, "resource_access_token_hook__group_expiry", {
+      topic: "Twitter",
+      body: "The access token [acd](https://gitlab.com/groups/twitter/-/settings/access_tokens) will expire on Jan 26, 2024.",
+    });
+  });
+
+  it("reports a canceled deployment", () => {
+    expectFixture(gitlab, here, "deployment_hook__canceled", {
+      topic: "test / production",
+      body: "The [deployment](https://gitlab.com/vedant8600317/test/-/jobs/9905830127) was canceled.",
+    });
+  });
+
+  it("links the comment an emoji was taken from", () => {
+    expectFixture(gitlab, here, "emoji_hook__revoke__merge_request_note", {
+      topic: "sample / MR #1 Edit README.md",
+      body: "Varun Kolanu removed the emoji :heart: from [a comment](https://gitlab.com/kolanuvarun/sample/-/merge_requests/1#note_2431339003).",
     });
   });
 });

@@ -132,11 +132,11 @@ describe("gitlab: behaviour the recorded cases do not show", () => {
     });
   });
 
-  it("treats a single approval like an approval of the merge request", () => {
+  it("reports a single reviewer's approval as theirs, not the merge request's", () => {
     const p = fixture("test_merge_request_approved_event_message");
     attrs(p)["action"] = "approval";
     expect(message(send("Merge Request Hook", p)).body).toBe(
-      "Eeshan Garg approved [MR #1](https://gitlab.com/eeshangarg/my-awesome-project/merge_requests/1).",
+      "Eeshan Garg added their approval for [MR #1](https://gitlab.com/eeshangarg/my-awesome-project/merge_requests/1).",
     );
   });
 
@@ -151,7 +151,7 @@ describe("gitlab: behaviour the recorded cases do not show", () => {
     const p = fixture("test_deployment_failed_event_message");
     p["status"] = "success";
     expect(message(send("Deployment Hook", p)).body).toBe(
-      "The [deployment](https://gitlab.com/vedant8600317/test/-/jobs/9905759933) succeeded.",
+      "The [deployment](https://gitlab.com/vedant8600317/test/-/jobs/9905759933) was successful.",
     );
   });
 

@@ -33,7 +33,8 @@ export function eventTopic(event: string, p: Wild, useMergeRequestTitle: boolean
   }
   if (event === "Note Hook MergeRequest") {
     const mr = p.get("merge_request");
-    return prOrIssueTopic(repo, "MR", mr.get("iid").int(), mr.get("title").str());
+    const title = useMergeRequestTitle ? mr.get("title").str() : "";
+    return prOrIssueTopic(repo, "MR", mr.get("iid").int(), title);
   }
   if (event === "Note Hook Snippet") {
     const snippet = p.get("snippet");

@@ -18,8 +18,8 @@ describeCases(gogs, casesDir);
 describe("gogs: events the recorded cases do not show", () => {
   it("reports a new branch", () => {
     expectFixture(gogs, dir, "create__branch", {
-      topic: "test / feature",
-      body: "kostekIV created [feature](https://try.gogs.io/kostekIV/test/src/feature) branch.",
+      topic: "try-git / my_feature",
+      body: "john created [my_feature](http://localhost:3000/john/try-git/src/my_feature) branch.",
     });
   });
 
@@ -36,8 +36,70 @@ describe("gogs: events the recorded cases do not show", () => {
 
   it("reports a published release", () => {
     expectFixture(gogs, dir, "release__published", {
-      topic: "test / v1.0 First release",
-      body: "kostekIV published release [First release](https://try.gogs.io/kostekIV/test) for tag v1.0.",
+      topic: "zulip_test / v1.4 Title",
+      body: "cestrell published release [Title](https://try.gogs.io/cestrell/zulip_test) for tag v1.4.",
+    });
+  });
+});
+
+/** Zulip's own Gogs test cases that the recorded cases do not include: Zulip's payloads and messages. */
+describe("gogs: Zulip's other test cases", () => {
+  const compare =
+    "http://localhost:3000/john/try-git/compare/479e6b772b7fba19412457483f50b201286d0103...d8fce16c72a2ff56a5afc8a08645a6ce45491794";
+  const commit =
+    "* Webhook Test ([d8fce16c72a](http://localhost:3000/john/try-git/commit/d8fce16c72a2ff56a5afc8a08645a6ce45491794))";
+  const onePush = {
+    topic: "try-git / master",
+    body: `john [pushed](${compare}) 1 commit to branch master. Commits by John (1).\n\n${commit}`,
+  };
+  const twoCommitters = {
+    topic: "try-git / master",
+    body: `john [pushed](${compare}) 2 commits to branch master. Commits by Benjamin (1) and John (1).\n\n${commit}\n${commit}`,
+  };
+  const thirtyCommits = {
+    topic: "try-git / master",
+    body:
+      `john [pushed](${compare}) 30 commits to branch master. Commits by John (30).\n\n` +
+      `${commit}\n`.repeat(20) +
+      "[and 10 more commit(s)]",
+  };
+
+  it("reports a push", () => {
+    expectFixture(gogs, dir, "push", onePush);
+  });
+
+  it("reports a push to a branch the URL selects", () => {
+    expectFixture(gogs, dir, "push", onePush, { branches: "master,development" });
+  });
+
+  it("credits each committer of a push", () => {
+    expectFixture(gogs, dir, "push__commits_multiple_committers", twoCommitters);
+  });
+
+  it("lists a long push to a branch the URL selects", () => {
+    expectFixture(gogs, dir, "push__commits_more_than_limits", thirtyCommits, {
+      branches: "master,development",
+    });
+  });
+
+  it("reports an opened pull request", () => {
+    expectFixture(gogs, dir, "pull_request__opened", {
+      topic: "try-git / PR #1 Title Text for Pull Request",
+      body: "john opened [PR #1](http://localhost:3000/john/try-git/pulls/1) from `feature` to `master`.",
+    });
+  });
+
+  it("quotes a reopened issue", () => {
+    expectFixture(gogs, dir, "issues__reopened", {
+      topic: "test / issue #3 New test issue",
+      body: "kostekIV reopened [issue #3](https://try.gogs.io/kostekIV/test/issues/3):\n\n~~~ quote\nTest\n~~~",
+    });
+  });
+
+  it("quotes an edited issue", () => {
+    expectFixture(gogs, dir, "issues__edited", {
+      topic: "test / issue #3 New test issue",
+      body: "kostekIV edited [issue #3](https://try.gogs.io/kostekIV/test/issues/3):\n\n~~~ quote\nTest edit\n~~~",
     });
   });
 });

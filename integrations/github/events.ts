@@ -11,6 +11,7 @@ import {
   includeTitle,
   issueTopic,
   msg,
+  pingTopic,
   pullRequestTopic,
   repoTopic,
 } from "./topics.js";
@@ -214,7 +215,7 @@ const EVENTS = {
   release: { from: { header: "release" }, render: (p) => msg(repoTopic(p), m.releaseBody(p)) },
   ping: {
     from: { header: "ping" },
-    render: (p) => msg(p.has("repository") ? repoTopic(p) : organizationName(p), m.pingBody(p)),
+    render: (p) => msg(pingTopic(p), m.pingBody(p)),
   },
   fork: { from: { header: "fork" }, render: (p) => msg(repoTopic(p), m.forkBody(p)) },
   member: { from: { header: "member" }, render: (p) => msg(repoTopic(p), m.memberBody(p)) },

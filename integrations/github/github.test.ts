@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { describe, expect, it } from "@jest/globals";
 import { JsonableError } from "../../src/errors.js";
 import type { AnyIntegration as Integration } from "../kit/index.js";
@@ -211,5 +212,137 @@ describe("github: behaviour the recorded cases do not show", () => {
       "baxterthehacker merged [PR #1](https://github.com/baxterthehacker/public-repo/pull/1).",
     );
     expect(send("pull_request", p, { ignore_private_repositories: "true" }).kind).toBe("ignored");
+  });
+});
+
+/** Zulip's GitHub tests that send a recorded payload in another way (no topic, other options). */
+describe("github: Zulip's other tests on recorded payloads", () => {
+  const bax = "https://github.com/baxterthehacker/public-repo";
+  const commit = `* Update README.md ([0d1a26e67d8](${bax}/commit/0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c))`;
+
+  it("test_push_1_commit", () => {
+    expect(message(send("push", fixture("test_push_1_commit_filtered_by_branches")))).toEqual({
+      topic: "public-repo / changes",
+      body: `baxterthehacker [pushed](${bax}/compare/9049f1265b7d...0d1a26e67d8f) 1 commit to branch changes.\n\n${commit}`,
+    });
+  });
+
+  it("test_push_multiple_committers_filtered_by_branches", () => {
+    const p = fixture("test_push_multiple_committers");
+    expect(message(send("push", p, { branches: "master,changes" }))).toEqual({
+      topic: "public-repo / changes",
+      body:
+        `baxterthehacker [pushed](${bax}/compare/9049f1265b7d...0d1a26e67d8f) 6 commits to branch changes. ` +
+        `Commits by Tomasz (3), Ben (2) and baxterthehacker (1).\n\n${`${commit}\n`.repeat(5)}${commit}`,
+    });
+  });
+
+  it("test_push_multiple_committers_with_others_filtered_by_branches_ignore", () => {
+    const p = fixture("test_push_multiple_committers_with_others");
+    expect(send("push", p, { branches: "master,development" }).kind).not.toBe("messages");
+  });
+
+  it("test_issue_comment_msg", () => {
+    expect(
+      message(send("issue_comment", fixture("test_issue_comment_msg_with_custom_topic_in_url"))),
+    ).toEqual({
+      topic: "public-repo / issue #2 Spelling error in the README file",
+      body: `baxterthehacker [commented](${bax}/issues/2#issuecomment-99262140) on [issue #2](${bax}/issues/2):\n\n~~~ quote\nYou are totally right! I'll get this fixed right away.\n~~~`,
+    });
+  });
+
+  it("test_issue_assigned", () => {
+    expect(message(send("issues", fixture("test_issue_assigned_with_custom_topic_in_url")))).toEqual({
+      topic: "testing-gh / issue #7 Testing when issue assigned!",
+      body: "sbansal1999 assigned sbansal1999 to [issue #7](https://github.com/sbansal1999/testing-gh/issues/7).",
+    });
+  });
+
+  it("test_issue_unassigned", () => {
+    expect(message(send("issues", fixture("test_issue_unassigned_with_custom_topic_in_url")))).toEqual({
+      topic: "testing-gh / issue #9 idk man",
+      body: "sbansal1999 unassigned sbansal1999 from [issue #9](https://github.com/sbansal1999/testing-gh/issues/9).",
+    });
+  });
+
+  it("test_issue_milestoned", () => {
+    expect(message(send("issues", fixture("test_issue_milestoned_with_custom_topic_in_url")))).toEqual({
+      topic: "testing-gh / issue #6 This is a sample issue to test GH I...",
+      body: "[sbansal1999](https://github.com/sbansal1999) added milestone [some_random_milestone](https://github.com/sbansal1999/testing-gh/milestone/1) to [issue #6](https://github.com/sbansal1999/testing-gh/issues/6).",
+    });
+  });
+
+  it("test_pull_request_closed_msg_with_custom_topic_in_url", () => {
+    const p = fixture("test_pull_request_closed_msg");
+    expect(message(send("pull_request", p, { topic: "notifications" }))).toEqual({
+      topic: "notifications",
+      body: `baxterthehacker closed without merge [PR #1 Update the README with new information](${bax}/pull/1).`,
+      resolves: true,
+    });
+  });
+
+  it("test_pull_request_review_msg_with_custom_topic_in_url", () => {
+    const p = fixture("test_pull_request_review_msg");
+    expect(message(send("pull_request_review", p, { topic: "notifications" }))).toEqual({
+      topic: "notifications",
+      body: `baxterthehacker submitted [PR review for #1 Update the README with new information](${bax}/pull/1#pullrequestreview-2626884):\n\n~~~ quote\nLooks great!\n~~~`,
+    });
+  });
+
+  it("test_pull_request_review_requested_msg", () => {
+    const p = fixture("test_pull_request_review_requested_with_custom_topic_in_url");
+    expect(message(send("pull_request", p))).toEqual({
+      topic: "Scheduler / PR #1 This is just a test commit",
+      body: "**eeshangarg** requested [showell](https://github.com/showell) for a review on [PR #1](https://github.com/eeshangarg/Scheduler/pull/1).",
+    });
+  });
+
+  it("test_pull_request_unassigned_msg", () => {
+    const p = fixture("test_pull_request_unassigned_msg_with_custom_topic_in_url");
+    expect(message(send("pull_request", p))).toEqual({
+      topic: "helloworld / PR #1 Mention that Zulip rocks!",
+      body: "eeshangarg unassigned eeshangarg from [PR #1](https://github.com/zulip-test-org/helloworld/pull/1).",
+    });
+  });
+
+  it("test_discussion_comment_msg_with_custom_topic_in_url", () => {
+    const p = fixture("test_discussion_comment_msg");
+    expect(message(send("discussion_comment", p, { topic: "notifications" }))).toEqual({
+      topic: "notifications",
+      body: "sbansal1999 [commented](https://github.com/sbansal1999/testing-gh/discussions/20#discussioncomment-6332416) on [discussion #20 Lets discuss](https://github.com/sbansal1999/testing-gh/discussions/20):\n\n~~~ quote\nsome random comment\n~~~",
+    });
+  });
+
+  it("test_status_msg: a status without a target URL", () => {
+    const p = fixture("test_status_with_target_url_msg");
+    p["target_url"] = null;
+    expect(message(send("status", p)).body).toBe(
+      `[9049f1265b7](${bax}/commit/9049f1265b7d61be4a8904a9a27120d2064dab3b) changed its status to success.`,
+    );
+  });
+
+  it("test_release_msg", () => {
+    const p = JSON.parse(
+      fs.readFileSync(new URL("./fixtures/release__with_name.json", import.meta.url), "utf8"),
+    ) as Json;
+    (p["release"] as Json)["name"] = null;
+    expect(message(send("release", p))).toEqual({
+      topic: "public-repo",
+      body: `baxterthehacker published release [0.0.1](${bax}/releases/tag/0.0.1) for tag 0.0.1.`,
+    });
+  });
+
+  it("test_ignored_events: check_suite, milestone and team created post nothing", () => {
+    expect(send("check_suite", {}).kind).not.toBe("messages");
+    expect(send("milestone", {}).kind).not.toBe("messages");
+    expect(send("team", { action: "created" }).kind).not.toBe("messages");
+  });
+
+  it("links a status's commit from its repository when the delivery lacks the commit", () => {
+    const p = fixture("test_status_with_target_url_msg");
+    delete p["commit"];
+    expect(message(send("status", p)).body).toBe(
+      `[9049f1265b7](${bax}/commit/9049f1265b7d61be4a8904a9a27120d2064dab3b) changed its status to [success](https://example.com/build/status).`,
+    );
   });
 });

@@ -244,13 +244,16 @@ export function issueOpenedViaTransferBody(p: Wild): string {
   return `[Issue #${issue.get("number").int()} ${issue.get("title").str()}](${issue.get("html_url").str()}) was transferred from [${oldRepo}#${oldIssue.get("number").int()}](${oldIssue.get("html_url").str()}).`;
 }
 
-/** An issue that left for another repository (`issues.transferred`). */
+/**
+ * An issue that left for another repository (`issues.transferred`): who moved it, and where to
+ * ("alice transferred [issue #4 Title](…) to [org/repo/#12](…).", as Zulip words it).
+ */
 export function issueTransferredBody(p: Wild): string {
   const issue = p.get("issue");
   const changes = p.get("changes");
   const newIssue = changes.get("new_issue");
   const newRepo = changes.get("new_repository").get("full_name").str();
-  return `[Issue #${issue.get("number").int()} ${issue.get("title").str()}](${issue.get("html_url").str()}) was transferred to [${newRepo}#${newIssue.get("number").int()}](${newIssue.get("html_url").str()}).`;
+  return `${senderName(p)} transferred [issue #${issue.get("number").int()} ${issue.get("title").str()}](${issue.get("html_url").str()}) to [${newRepo}/#${newIssue.get("number").int()}](${newIssue.get("html_url").str()}).`;
 }
 
 /** Whether `issues`' / `issue_comment`'s issue is really a pull request. */
@@ -353,10 +356,11 @@ export function discussionBody(p: Wild, includeTitle: boolean): string {
       const answer = p.get("old_answer");
       return `${sender} marked [comment #${answer.get("id").int()}](${answer.get("html_url").str()}) as not the answer.`;
     }
+    // The label's name in bold, as Zulip's discussion messages name it.
     case "labeled":
-      return `${sender} added the ${p.get("label").get("name").str()} label to ${link}.`;
+      return `${sender} added the **${p.get("label").get("name").str()}** label to ${link}.`;
     case "unlabeled":
-      return `${sender} removed the ${p.get("label").get("name").str()} label from ${link}.`;
+      return `${sender} removed the **${p.get("label").get("name").str()}** label from ${link}.`;
     default:
       // reopened, pinned, unpinned, unlocked, …
       return `${sender} ${action} ${link}.`;
@@ -560,7 +564,10 @@ export function statusBody(p: Wild): string {
   const state = p.get("state").str();
   const target = nullableStr(p.opt("target_url"));
   const status = target ? `[${state}](${target})` : state;
-  return `[${shortSha(p.get("sha").str())}](${p.get("commit").get("html_url").str()}) changed its status to ${status}.`;
+  const sha = p.get("sha").str();
+  // The commit's page; deliveries without their `commit` object link it from the repository.
+  const commitUrl = p.optAt("commit", "html_url")?.str() ?? `${repositoryUrl(p)}/commit/${sha}`;
+  return `[${shortSha(sha)}](${commitUrl}) changed its status to ${status}.`;
 }
 
 export function checkRunBody(p: Wild): string {

@@ -1,7 +1,7 @@
 import type { WebhookContext, Wild } from "../kit/index.js";
 import { prOrIssueTopic, truncateTopic } from "../kit/templates/git.js";
 import { isPullRequestIssue } from "./messages.js";
-import { repositoryName } from "./payload.js";
+import { organizationName, repositoryName } from "./payload.js";
 import type { GitHubOptions } from "./types.js";
 
 /** Topics (Zulip's get_topic_based_on_type) and the message shape every GitHub event posts. */
@@ -34,4 +34,14 @@ export function discussionTopic(p: Wild): string {
 
 export function deploymentTopic(p: Wild): string {
   return `${repositoryName(p)} / Deployment on ${p.get("deployment").get("environment").str()}`;
+}
+
+/**
+ * A webhook's first delivery names what it watches: a repository, an organization, or (a GitHub
+ * Sponsors listing's hook, with neither) the sponsors, whose topic Sponsors events share.
+ */
+export function pingTopic(p: Wild): string {
+  if (p.has("repository")) return repoTopic(p);
+  if (p.has("organization")) return organizationName(p);
+  return "sponsors";
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import { dispatchWebhook } from "../kit/index.js";
 import type { DispatchOutcome } from "../kit/index.js";
-import { describeCases, expectError } from "../kit/testing.js";
+import { describeCases, expectError, expectFixture } from "../kit/testing.js";
+import { fixtureRequest } from "../kit/fixtures.js";
 import jira from "./index.js";
 
 // Zulip's test realm, against which the cases were recorded: assignees are named after its users.
@@ -128,5 +129,30 @@ describe("jira: resolve_topics", () => {
     expect(resolvesOf(post(update([{ field: "priority", fromString: "Low", toString: "High" }])))).toEqual([
       undefined,
     ]);
+  });
+});
+
+describe("jira: Zulip's other fixtures", () => {
+  const here = new URL(".", import.meta.url);
+
+  // Zulip's test_comment_event_comment_created: the SP-1 issue of its comment_updated fixture,
+  // with the comment of its comment_created fixture.
+  it("words a comment_created event with the issue's link", () => {
+    expectFixture(jira, here, "comment_created__sp_1", {
+      topic: "SP-1: Add support for newer format Jira issue comment events",
+      body:
+        "Hemanth V. Alluri commented on [SP-1: Add support for newer format Jira issue comment events](https://f20171170.atlassian.net/browse/SP-1)\n" +
+        "``` quote\nSounds like it’s pretty important. I’ll get this fixed ASAP!\n```",
+    });
+  });
+
+  it("rejects Zulip's example anomalous payload", () => {
+    const caught = expectError(() =>
+      dispatchWebhook(jira, fixtureRequest(jira, here, "unknown__account_only")),
+    );
+    expect(caught.toJSON()).toMatchObject({
+      code: "ANOMALOUS_WEBHOOK_PAYLOAD",
+      msg: "Unable to parse request: Did Jira generate this event?",
+    });
   });
 });

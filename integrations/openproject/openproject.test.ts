@@ -20,6 +20,13 @@ describe("openproject: events the recorded cases lack", () => {
     });
   });
 
+  it("posts an updated sub-project without naming its parent (Zulip's project_updated fixture)", () => {
+    expectFixture(openproject, here, "project__updated", {
+      topic: "AI Backend",
+      body: "Project **AI Backend** was updated.",
+    });
+  });
+
   it("posts an attachment uploaded to a work package", () => {
     expectFixture(openproject, here, "attachment__created", {
       topic: "Project 2",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { JsonableError } from "../../src/errors.js";
-import { casePayload, describeCases, dispatchPayload, onlyMessage } from "../kit/testing.js";
+import { casePayload, describeCases, dispatchPayload, expectFixture, onlyMessage } from "../kit/testing.js";
 import redmine from "./index.js";
 
 const cases = new URL("./fixtures/cases", import.meta.url);
@@ -45,5 +45,15 @@ describe("redmine: behaviour the recorded cases lack", () => {
     const p = casePayload(cases, "test_issue_opened");
     (p["payload"] as Record<string, unknown>)["action"] = "closed";
     expect(() => dispatchPayload(redmine, undefined, p)).toThrow(JsonableError);
+  });
+});
+
+describe("redmine: Zulip's other fixtures", () => {
+  // Zulip's issue_updated_different_author: the journal's author is not the issue's.
+  it("names the journal's author, not the issue's, on an update", () => {
+    expectFixture(redmine, new URL(".", import.meta.url), "updated__different_author", {
+      topic: "Issue #191 Found a bug",
+      body: "**Demo User** updated [#191 Found a bug](https://example.com).\n\n~~~ quote\nI've started working on this issue.\n~~~",
+    });
   });
 });

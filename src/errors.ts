@@ -49,8 +49,14 @@ export class JsonableError extends Error {
     return {};
   }
 
+  /**
+   * The body written instead of Zulip's error shape, set by the webhook pipeline for an
+   * integration whose senders read their own service's (Slack's `{ok: false, error}`).
+   */
+  wireBody: Record<string, unknown> | undefined = undefined;
+
   toJSON(): Record<string, unknown> {
-    return { result: "error", msg: this.message, code: this.code, ...this.data() };
+    return this.wireBody ?? { result: "error", msg: this.message, code: this.code, ...this.data() };
   }
 }
 

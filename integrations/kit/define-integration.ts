@@ -282,6 +282,12 @@ export interface IntegrationDefinition<O = Record<string, unknown>, E extends st
   topicLifecycle?: Readonly<Partial<Record<NoInfer<E>, LifecycleEntry>>>;
   /** Set-up handshake, called after authentication and before anything else; undefined → go on. */
   handshake?: (req: HandshakeRequest) => HandshakeResponse | undefined;
+  /**
+   * The body of an error its pipeline raises (after authentication; the status stays the
+   * error's), for senders that read their own service's error shape: Slack-style incoming
+   * webhooks answer `{ ok: false, error: msg }`. Omitted: Zulip's `{ result: "error", msg, code }`.
+   */
+  errorBody?: (error: { msg: string; code: string }) => Record<string, unknown>;
 }
 
 /** A checked definition, as the registry and the pipeline see it. */

@@ -267,9 +267,18 @@ export function render(
   return messagesOf(integration, answer, ctx);
 }
 
-/** Names the integration on webhook errors that do not name one yet (the one place it is stamped). */
-export function stampWebhookName(err: unknown, integration: { displayName: string }): unknown {
+/**
+ * Names the integration on webhook errors that do not name one yet (the one place it is stamped),
+ * and gives an error the body the integration's senders read (`errorBody`), if it has its own.
+ */
+export function stampWebhookName(
+  err: unknown,
+  integration: Pick<AnyIntegration, "displayName" | "errorBody">,
+): unknown {
   if (err instanceof WebhookError && err.webhookName === "") err.webhookName = integration.displayName;
+  if (err instanceof JsonableError && integration.errorBody !== undefined && err.wireBody === undefined) {
+    err.wireBody = integration.errorBody({ msg: err.message, code: err.code });
+  }
   return err;
 }
 

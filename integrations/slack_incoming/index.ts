@@ -16,6 +16,8 @@ export default defineIntegration({
   // JSON requests are read from the body; anything else from the form or query field `payload`.
   body: payloadField("payload", { unlessJsonContentType: true }),
   unfilteredEvents: ["default"],
+  // Slack's senders read Slack's error shape, as Zulip answers them (the status stays the error's).
+  errorBody: ({ msg }) => ({ ok: false, error: msg }),
   events: {
     // Slack's senders expect `ok: true` in the answer.
     default: (p) => reply({ ok: true }, render(p)),

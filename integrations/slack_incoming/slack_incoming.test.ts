@@ -31,14 +31,17 @@ describe("slack_incoming: requests the recorded cases lack", () => {
     });
   });
 
-  it("requires `payload` when the body is not JSON", () => {
+  it("requires `payload` when the body is not JSON, answering in Slack's error shape", () => {
     const caught = expectError(() => post("text=hello", "application/x-www-form-urlencoded"));
-    expect(caught.toJSON()).toEqual({
-      result: "error",
-      msg: "Missing 'payload' argument",
-      code: "REQUEST_VARIABLE_MISSING",
-      var_name: "payload",
-    });
+    expect(caught.httpStatus).toBe(400);
+    expect(caught.code).toBe("REQUEST_VARIABLE_MISSING");
+    expect(caught.toJSON()).toEqual({ ok: false, error: "Missing 'payload' argument" });
+  });
+
+  it("answers an empty request in Slack's error shape too (Zulip's test_message_without_payload)", () => {
+    const caught = expectError(() => post("", "application/x-www-form-urlencoded"));
+    expect(caught.httpStatus).toBe(400);
+    expect(caught.toJSON()).toEqual({ ok: false, error: "Missing 'payload' argument" });
   });
 
   it("prefixes the icon emoji and lets the URL topic win over the channel", () => {

@@ -113,6 +113,26 @@ describe("POST /api/v1/external/<integration>: authentication", () => {
     });
   });
 
+  it("answers a Slack sender's error in Slack's shape, and a bad key in Zulip's", async () => {
+    const missing = await fetch(
+      `${t.url}/api/v1/external/slack_incoming?api_key=${t.users.webhookBot.apiKey}&stream=test`,
+      { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" },
+    );
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({ ok: false, error: "Missing 'payload' argument" });
+
+    const badKey = await fetch(
+      `${t.url}/api/v1/external/slack_incoming?api_key=${"x".repeat(32)}&stream=test`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ payload: JSON.stringify({ text: "x" }) }).toString(),
+      },
+    );
+    expect(badKey.status).toBe(401);
+    expect(await badKey.json()).toEqual({ result: "error", msg: "Invalid API key", code: "INVALID_API_KEY" });
+  });
+
   it("answers 404 for an unknown integration", async () => {
     const res = await hook("nosuchservice", `api_key=${t.users.webhookBot.apiKey}`, hello);
     expect(res.status).toBe(404);

@@ -16,6 +16,15 @@ describe("basecamp: kinds the recorded cases lack", () => {
     });
   });
 
+  it("words an archived answer to a question whose title ends in '?' without a period", () => {
+    expectFixture(basecamp, here, "question_answer__archived", {
+      topic: "Zulip HQ",
+      body:
+        "Tomasz archived the [answer](https://3.basecamp.com/3688623/buckets/2957043/questions/432527747/answers/2017-03-16#__recording_432529636) " +
+        "of the question [Question?](https://3.basecamp.com/3688623/buckets/2957043/questions/432527747)",
+    });
+  });
+
   it("words an activated document and adds no period after a title ending in punctuation", () => {
     expectFixture(basecamp, here, "document__active", {
       topic: "Zulip HQ",

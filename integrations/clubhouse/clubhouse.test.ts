@@ -5,6 +5,7 @@ import {
   describeSignature,
   dispatchPayload,
   expectError,
+  expectFixture,
   onlyMessage,
 } from "../kit/testing.js";
 import { fixtureRequest } from "../kit/fixtures.js";
@@ -160,6 +161,84 @@ describe("clubhouse: events the recorded cases lack", () => {
     expect(onlyMessage(dispatchPayload(clubhouse, undefined, created)).body).toBe(
       "New story [Orphan](None) was created and added to the epic **None**.",
     );
+  });
+});
+
+describe("clubhouse: Zulip's other fixtures", () => {
+  const batch = (name: string, id: number, removedLabel = false): { topic: string; body: string } => ({
+    topic: name,
+    body:
+      `The story [${name}](https://app.clubhouse.io/pig208/story/${id}) was moved from Epic **epic** to **testeipc**, ` +
+      "Project **Product Development** to **test2**, and changed from type **feature** to **bug**" +
+      (removedLabel ? "" : ", and added with the new label **low priority**") +
+      " (In Development -> Ready for Review).",
+  });
+
+  it("posts every story of a batch update, combining each story's changes", () => {
+    expect(messages("story_update_batch__zulip_everything_at_once")).toEqual([
+      batch("asd4", 17),
+      batch("new1", 26),
+      batch("new2", 27),
+    ]);
+  });
+
+  it("leaves removed labels out of a batch update", () => {
+    expect(messages("story_update_batch__zulip_skip_removed_labels")).toEqual([
+      batch("asd4", 17, true),
+      batch("new1", 26, true),
+      batch("new2", 27, true),
+    ]);
+  });
+
+  it("words each story of a batch with one change as its single-change event", () => {
+    expect(messages("story_update_batch__zulip_multiple_at_once")).toEqual([
+      {
+        topic: "asd4",
+        body: "The type of the story [asd4](https://app.clubhouse.io/pig208/story/17) was changed from **feature** to **bug**.",
+      },
+      {
+        topic: "new1",
+        body: "The story [new1](https://app.clubhouse.io/pig208/story/26) was moved from **epic** to **testeipc**.",
+      },
+      {
+        topic: "new2",
+        body: "The label **low priority** was added to the story [new2](https://app.clubhouse.io/pig208/story/27).",
+      },
+      {
+        topic: "new3",
+        body: "State of the story [new3](https://app.clubhouse.io/pig208/story/28) was changed from **In Development** to **Ready for Review**.",
+      },
+      {
+        topic: "new4",
+        body: "The story [new4](https://app.clubhouse.io/pig208/story/29) was moved from the **Product Development** project to **test2**.",
+      },
+    ]);
+  });
+
+  it("posts nothing for a batch of changes it does not word, nor for an edited comment", () => {
+    expectFixture(clubhouse, here, "story_update_batch__zulip_multiple_not_supported", null);
+    expectFixture(clubhouse, here, "story-comment_update__text", null);
+  });
+
+  it("words several labels added at once", () => {
+    expectFixture(clubhouse, here, "story_update_label__multiple_labels", {
+      topic: "An epic story!",
+      body: "The labels **mockup**, **label** were added to the story [An epic story!](https://app.clubhouse.io/zulip/story/23).",
+    });
+  });
+
+  it("words a PR opened for a story whose state did not change", () => {
+    expectFixture(clubhouse, here, "pull-request_create__without_workflow_state", {
+      topic: "Testing pull requests with Story",
+      body: "New GitHub PR [#10](https://github.com/eeshangarg/Scheduler/pull/10) opened for story [Testing pull requests with Story](https://app.clubhouse.io/zulip/story/28).",
+    });
+  });
+
+  it("words a new owner", () => {
+    expectFixture(clubhouse, here, "story_update_owner__added", {
+      topic: "A new story by Shakespeare!",
+      body: "New owner added to the story [A new story by Shakespeare!](https://app.clubhouse.io/zulip/story/26).",
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import { UnsupportedWebhookEventTypeError } from "../../src/errors.js";
+import { AnomalousWebhookPayloadError, UnsupportedWebhookEventTypeError } from "../../src/errors.js";
 import type { WebhookMessage, Wild } from "../kit/index.js";
 import { truncateTopic } from "../kit/message-text.js";
 
@@ -387,11 +387,16 @@ export function eventOf(p: Wild, a: Wild): string {
   return hit === undefined ? event : `${event}_${hit[1]}`;
 }
 
-/** The actions a payload is about: the primary one, or every action of a batch. */
+/**
+ * The actions a payload is about: the primary one, or every action of a batch. A `primary_id`
+ * that names none of the actions is not a payload Shortcut sends: Zulip rejects it as anomalous,
+ * naming Clubhouse under either URL.
+ */
 export function primaryActions(p: Wild): Wild[] {
   if (!hasKey(p, "primary_id")) return p.get("actions").items();
   const a = primaryAction(p);
-  return a === undefined ? [] : [a];
+  if (a === undefined) throw new AnomalousWebhookPayloadError("Clubhouse");
+  return [a];
 }
 
 function topicOf(entity: string, p: Wild, a: Wild): string | undefined {

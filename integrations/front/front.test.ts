@@ -69,6 +69,13 @@ describe("front: events the recorded cases do not show", () => {
     });
   });
 
+  it("names a Gmail source by its type (Zulip's gmail fixture)", () => {
+    expectFixture(front, here, "archive__by_gmail", {
+      topic: "cnv_keo696",
+      body: "Archived by **(gmail)**.",
+    });
+  });
+
   it("answers an unknown type with Zulip's error", () => {
     const caught = expectError(() =>
       dispatchPayload(front, undefined, casePayload(cases, "test_unknown_webhook_request")),

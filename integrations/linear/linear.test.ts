@@ -122,3 +122,47 @@ describeSignature(linear, {
   signature: "58dc0bdff34115629418ad7c7ac61302d29fe3b597676335f9442eabacff97b7",
   rejects: [undefined],
 });
+
+describe("linear: Zulip's project fixtures", () => {
+  it("lists a created project's dates, status, lead, priority and milestones", () => {
+    expectFixture(linear, here, "project__create_complex", {
+      topic: "Project: Zulip-Project",
+      body:
+        "Dhruv Shetty created project [Zulip-Project](https://linear.app/zulipdhruv/project/zulip-project-532c1333013b):\n" +
+        "~~~ quote\nSummary for the Project\n**Start date:** 2026-05-28 – **Target date:** 2026-05-30\n~~~\n" +
+        "**Status:** Planned · **Lead:** Dhruv Shetty · **Priority:** Urgent\n- **Milestone:** Phase 1",
+    });
+  });
+
+  it("lists the dates of a project created without a description", () => {
+    expectFixture(linear, here, "project__create_without_description_with_dates", {
+      topic: "Project: Zulip-terminal",
+      body:
+        "Dhruv Shetty created project [Zulip-terminal](https://linear.app/zulipdhruv/project/zulip-terminal-5bfd1327f54b)\n" +
+        "**Status:** Backlog\n- **Start date:** 2026-06-01\n- **Target date:** 2026-06-03",
+    });
+  });
+
+  it("words a postponed target date", () => {
+    expectFixture(linear, here, "project__update_target_date", {
+      topic: "Project: Zulip-Project",
+      body:
+        "Dhruv Shetty updated project [Zulip-Project](https://linear.app/zulipdhruv/project/zulip-project-532c1333013b).\n" +
+        "Target date is postponed to 2026-06-02.",
+    });
+  });
+
+  it("words an edited status update with its diff", () => {
+    expectFixture(linear, here, "project_update__update", {
+      topic: "Project: Project Zulip",
+      body:
+        "Dhruv Shetty [edited](https://linear.app/zulipdhruv/project/project-zulip-c65c2156ca87/activity#project-update-4a0814c9) " +
+        "a status update on **Project Zulip** (health: Off Track):\n~~~ quote\nThere is a risk\n~~~\n\n**Priority**: Medium",
+    });
+  });
+
+  it("posts nothing for Linear's automatic project updates after a create or a status-update edit", () => {
+    expectFixture(linear, here, "project__auto_update_after_create", null);
+    expectFixture(linear, here, "project__auto_update_after_edit", null);
+  });
+});

@@ -1,7 +1,41 @@
+import { UnsupportedWebhookEventTypeError } from "../../src/errors.js";
 import { defineIntegration } from "../kit/index.js";
 import { pivotalBody } from "./read-body.js";
 import { noteCreateV3, storyCreateV3, storyUpdateV3 } from "./v3.js";
 import { commentCreateActivity, storyCreateActivity, storyMoveActivity, storyUpdateActivity } from "./v5.js";
+
+/** v5 activity kinds Zulip knows but does not post. */
+const SILENT_V5_KINDS = [
+  "task_create_activity",
+  "comment_delete_activity",
+  "task_delete_activity",
+  "task_update_activity",
+  "story_move_from_project_activity",
+  "story_delete_activity",
+  "story_move_into_project_activity",
+  "epic_update_activity",
+  "label_create_activity",
+] as const;
+
+/** Handlers by Zulip's event name: the v3 `event_type` or v5 `kind`, suffixed with the API version. */
+const EVENTS = {
+  story_update_v3: storyUpdateV3,
+  note_create_v3: noteCreateV3,
+  story_create_v3: storyCreateV3,
+  story_move_activity_v5: storyMoveActivity,
+  story_create_activity_v5: storyCreateActivity,
+  story_update_activity_v5: storyUpdateActivity,
+  comment_create_activity_v5: commentCreateActivity,
+};
+
+/** The v5 event name; an unknown `kind` is unsupported under its own name, as Zulip names it. */
+function v5Event(kind: string): string {
+  const event = `${kind}_v5`;
+  if (!(event in EVENTS) && !(SILENT_V5_KINDS as readonly string[]).includes(kind)) {
+    throw new UnsupportedWebhookEventTypeError(kind, "Pivotal");
+  }
+  return event;
+}
 
 /** Pivotal Tracker story activity, from API v3 (XML) or v5 (JSON) activity webhooks. */
 export default defineIntegration({
@@ -15,26 +49,8 @@ export default defineIntegration({
   classify: ({ payload }) =>
     payload.get("format").value === "v3"
       ? `${payload.get("activity").opt("event_type")?.text() ?? ""}_v3`
-      : `${payload.get("kind").str()}_v5`,
-  events: {
-    story_update_v3: storyUpdateV3,
-    note_create_v3: noteCreateV3,
-    story_create_v3: storyCreateV3,
-    story_move_activity_v5: storyMoveActivity,
-    story_create_activity_v5: storyCreateActivity,
-    story_update_activity_v5: storyUpdateActivity,
-    comment_create_activity_v5: commentCreateActivity,
-  },
+      : v5Event(payload.get("kind").str()),
+  events: EVENTS,
   // Activities Zulip knows but does not post.
-  ignoredEvents: [
-    "task_create_activity_v5",
-    "comment_delete_activity_v5",
-    "task_delete_activity_v5",
-    "task_update_activity_v5",
-    "story_move_from_project_activity_v5",
-    "story_delete_activity_v5",
-    "story_move_into_project_activity_v5",
-    "epic_update_activity_v5",
-    "label_create_activity_v5",
-  ],
+  ignoredEvents: SILENT_V5_KINDS.map((kind) => `${kind}_v5`),
 });

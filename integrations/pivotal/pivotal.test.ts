@@ -49,6 +49,13 @@ describe("pivotal: API v3 (XML)", () => {
     });
   });
 
+  it("words a delivered story (Zulip's v3 delivered fixture)", () => {
+    expectFixture(pivotal, here, "story_update_v3__delivered", {
+      topic: "Another new story",
+      body: 'Leo Franchi delivered "Another new story" [(view)](https://www.pivotaltracker.com/s/projects/807213/stories/48278289).',
+    });
+  });
+
   it("reads a story without stories or estimate", () => {
     const xml =
       "<activity><event_type>story_create</event_type><project_id>1</project_id>" +
@@ -95,11 +102,12 @@ describe("pivotal: API v5 (JSON)", () => {
     expectFixture(pivotal, here, "story_delete_activity_v5__deleted", null);
   });
 
-  it("rejects an unknown activity kind", () => {
+  it("rejects an unknown activity kind under its own name", () => {
     const p = { ...casePayload(cases, "test_moved__PivotalV5HookTests"), kind: "epic_create_activity" };
     expect(errorOf(() => dispatchPayload(pivotal, undefined, p))).toMatchObject({
       code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
-      event_type: "epic_create_activity_v5",
+      event_type: "epic_create_activity",
+      msg: "The 'epic_create_activity' event isn't currently supported by the Pivotal webhook",
     });
   });
 

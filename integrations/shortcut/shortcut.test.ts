@@ -1,5 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
-import { describeCases, dispatchPayload } from "../kit/testing.js";
+import { dispatchWebhook } from "../kit/index.js";
+import { fixtureRequest } from "../kit/fixtures.js";
+import { describeCases, dispatchPayload, expectError } from "../kit/testing.js";
 import shortcut from "./index.js";
 
 describeCases(shortcut, new URL("./fixtures/cases", import.meta.url));
@@ -10,5 +12,17 @@ describe("shortcut: the integration Clubhouse became", () => {
     expect(() => dispatchPayload(shortcut, undefined, p)).toThrow(
       "The 'workspace_update' event isn't currently supported by the Shortcut webhook",
     );
+  });
+
+  // Zulip's test_missing_primary_action: its story_create fixture with primary_id 12, which no action has.
+  it("rejects a payload whose primary_id names none of its actions, as Zulip does", () => {
+    const here = new URL(".", import.meta.url);
+    const caught = expectError(() =>
+      dispatchWebhook(shortcut, fixtureRequest(shortcut, here, "story_create__missing_primary_action")),
+    );
+    expect(caught.toJSON()).toMatchObject({
+      code: "ANOMALOUS_WEBHOOK_PAYLOAD",
+      msg: "Unable to parse request: Did Clubhouse generate this event?",
+    });
   });
 });

@@ -147,3 +147,63 @@ describeSignature(taiga, {
   body: '{"action":"test","type":"test","by":{"full_name":"Jan","permalink":"https://tree.taiga.io/profile/kostek"},"data":{"test":"test"}}',
   signature: "9fcb7a24505f20d1c469c334ee50ac592803c5cd",
 });
+
+describe("taiga: Zulip's other fixtures", () => {
+  const subject = { topic: "subject" };
+
+  it("words a closed user story after its status change", () => {
+    expectFixture(
+      taiga,
+      here,
+      "userstory__changed_closed",
+      {
+        topic: "subject",
+        body:
+          "[TomaszKolek](https://tree.taiga.io/profile/kolaszek) changed status of user story **UserStory** from New to Done.\n" +
+          "[TomaszKolek](https://tree.taiga.io/profile/kolaszek) closed user story **UserStory**.",
+      },
+      subject,
+    );
+  });
+
+  it("words a changed due date of a user story", () => {
+    expectFixture(
+      taiga,
+      here,
+      "userstory__changed_due_date",
+      {
+        topic: "subject",
+        body:
+          "[Aditya Verma](https://tree.taiga.io/profile/orientor) changed due date of user story " +
+          "[Nice Issue](https://tree.taiga.io/project/orientor-sd/us/54) from 2020-02-15 to 2020-02-22.",
+      },
+      subject,
+    );
+  });
+
+  it("links a blocked task", () => {
+    expectFixture(
+      taiga,
+      here,
+      "task__changed_blocked_link",
+      {
+        topic: "subject",
+        body: "[Aditya Verma](https://tree.taiga.io/profile/orientor) blocked task [nice task](https://tree.taiga.io/project/orientor-sd/task/56).",
+      },
+      subject,
+    );
+  });
+
+  it("words an issue detached from its sprint", () => {
+    expectFixture(
+      taiga,
+      here,
+      "issue__changed_remove_sprint",
+      {
+        topic: "subject",
+        body: "[Aditya Verma](https://tree.taiga.io/profile/orientor) detached issue [Nice Issue](https://tree.taiga.io/project/orientor-sd/issue/53) from sprint eres.",
+      },
+      subject,
+    );
+  });
+});

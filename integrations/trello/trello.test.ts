@@ -31,6 +31,17 @@ describe("trello: card actions the recorded cases lack", () => {
     expectFixture(trello, here, name, { topic, body });
   });
 
+  it("words Zulip's fixtures of a removed description and of a comment", () => {
+    expectFixture(trello, here, "updateCard__zulip_description_removed", {
+      topic: "Welcome Board",
+      body: "Marco Matarazzo removed description from [New Card](https://trello.com/c/P2r0z66z).",
+    });
+    expectFixture(trello, here, "commentCard__zulip_new_comment", {
+      topic: "Welcome Board",
+      body: "TomaszKolek commented on [New card](https://trello.com/c/xPKXoSTQ):\n~~~ quote\nNew comment\n~~~",
+    });
+  });
+
   it("writes due dates as Zulip's time mentions, keeping milliseconds", () => {
     expect(timeMention("2016-05-11T10:00:00.000Z")).toBe("<time:2016-05-11T10:00:00+00:00>");
     expect(timeMention("2016-05-11T10:00:00.250Z")).toBe("<time:2016-05-11T10:00:00.250000+00:00>");

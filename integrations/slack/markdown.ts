@@ -62,10 +62,18 @@ export function replaceLinks(text: string): string {
 const USER_MENTION = /(<@)([a-zA-Z0-9]+)(\|)?([a-zA-Z0-9]+)?(>)/;
 const CHANNEL_MENTION = /(?<=<#)(.*)(?=>)/;
 
+/** The user ids of the `<@U123>` mentions `convertSlackUserAndChannelMentions` replaces, in order. */
+export function slackUserMentionIds(text: string): string[] {
+  return text.split(" ").flatMap((token) => {
+    const id = USER_MENTION.exec(token)?.[2];
+    return id === undefined ? [] : [id];
+  });
+}
+
 /**
- * `<@U123>` → `@**<name>**` and `<#C123|general>` → `**#general**`, word by word, as Zulip does.
- * Zulip asks Slack's API for the user's name; without that call the name is the mention's own
- * short name when it has one, else the user id (`names` may supply known ones).
+ * `<@U123>` → `@**<name>**` and `<#C123|general>` → `**#general**`, word by word (a mention
+ * replaces its whole word), as Zulip does. The name is the one `names` gives (Slack's API, asked
+ * by the caller), else the mention's own short name when it has one, else the user id.
  */
 export function convertSlackUserAndChannelMentions(
   text: string,

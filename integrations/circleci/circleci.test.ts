@@ -85,6 +85,15 @@ describe("circleci: Zulip's other fixtures", () => {
     });
   });
 
+  it("test_github_job_completed: the topic is the project's name (Zulip's newer fixture)", () => {
+    expectFixture(circleci, dir, "job-completed__github_main_branch", {
+      topic: "main branch - build notifications",
+      body:
+        "Job `build-and-test` within Pipeline #4 has succeeded.\n\n" +
+        "Triggered on [`a5e30a90822: Fix remove-op on reaction event.`](https://github.com/zulip-testing/circleci-webhook-test/commit/a5e30a908224e46626a796d058289475f6d387b5) on branch `main` by Hari Prashant Bhimaraju.",
+    });
+  });
+
   it("reports a completed job of a GitLab pipeline", () => {
     expectFixture(circleci, dir, "job-completed__gitlab", {
       topic: "circleci-webhook-test",

@@ -30,6 +30,13 @@ describe("gitea: fixtures", () => {
     });
   });
 
+  it("test_pull_request_reopened: a reopened pull request with its branches", () => {
+    expectFixture(gitea, here, "pull_request__reopened", {
+      topic: "test / PR #1906 test 2",
+      body: "kostekIV reopened [PR #5](https://try.gitea.io/kostekIV/test/pulls/5) from `d` to `master`.",
+    });
+  });
+
   it("reports a closed pull request with its branches", () => {
     expectFixture(gitea, here, "pull_request__closed", {
       topic: "test / PR #1906 test 2",

@@ -399,17 +399,20 @@ describe("github: Zulip's other test fixtures", () => {
     });
   });
 
-  it("test_discussion_unlabeled: the label named in bold", () => {
+  it("test_discussion_unlabeled: the label named in plain text", () => {
     expectFixture(github, here, "discussion__unlabeled", {
       topic: "webhook-tester discussion #3: Tips for Writing Clear and ...",
-      body: "Niloth-p removed the **enhancement** label from [discussion #3](https://github.com/Niloth-p/webhook-tester/discussions/3).",
+      body: "Niloth-p removed the enhancement label from [discussion #3](https://github.com/Niloth-p/webhook-tester/discussions/3).",
     });
   });
 
-  it("discussion__answered: the comment chosen as the answer", () => {
+  it("test_discussion_answered: the comment chosen as the answer, quoted", () => {
     expectFixture(github, here, "discussion__answered", {
       topic: "webhook-tester discussion #5: Understanding Project Direc...",
-      body: "Niloth-p marked [comment #11460065](https://github.com/Niloth-p/webhook-tester/discussions/5#discussioncomment-11460065) as the answer.",
+      body:
+        "Niloth-p marked [comment #11460065](https://github.com/Niloth-p/webhook-tester/discussions/5#discussioncomment-11460065) as the answer:\n\n" +
+        "~~~ quote\nIf you're looking for a detailed explanation of the project structure, I'd recommend checking out our CONTRIBUTING.md file. " +
+        "It includes a breakdown of the different directories and files, as well as some guidelines for contributing to the project.\n~~~",
     });
   });
 
@@ -438,6 +441,107 @@ describe("github: Zulip's other test fixtures", () => {
     expectFixture(githubsponsors, here, "pending_tier_change__effective_december", {
       topic: "sponsors",
       body: "monalisa's subscription will change from $10 a month to $5 a month on December 30, 2019.",
+    });
+  });
+});
+
+/** Zulip's GitHub tests (main branch, December 2025) whose payloads the recorded cases lack. */
+describe("github: Zulip's December 2025 tests", () => {
+  const discussionTopic = "webhook-tester discussion #3: Tips for Writing Clear and ...";
+  const discussion3 = "[discussion #3](https://github.com/Niloth-p/webhook-tester/discussions/3)";
+
+  it("test_status_msg: a commit status without a target URL", () => {
+    expectFixture(github, here, "status__success_without_target_url", {
+      topic: "public-repo",
+      body: "[9049f1265b7](https://github.com/baxterthehacker/public-repo/commit/9049f1265b7d61be4a8904a9a27120d2064dab3b) changed its status to success.",
+    });
+  });
+
+  it("test_release_msg: a release without a name is named after its tag", () => {
+    expectFixture(github, here, "release__published_tag_0_0_1", {
+      topic: "public-repo",
+      body: "baxterthehacker published release [0.0.1](https://github.com/baxterthehacker/public-repo/releases/tag/0.0.1) for tag 0.0.1.",
+    });
+  });
+
+  it("test_discussion_created", () => {
+    expectFixture(github, here, "discussion__created_in_general", {
+      topic: discussionTopic,
+      body:
+        `Niloth-p created ${discussion3} in General:\n\n~~~ quote\n### Tips for Writing Clear and Concise Commit Messages\n` +
+        "Writing good commit messages is an art, but it's also an important part of maintaining a clear and understandable project history. " +
+        "What are some tips and tricks you've learned for writing clear and concise commit messages? Do you have any favorite templates or formats?\n~~~",
+    });
+  });
+
+  it("test_discussion_labeled: the label named in plain text", () => {
+    expectFixture(github, here, "discussion__labeled", {
+      topic: discussionTopic,
+      body: `Niloth-p added the enhancement label to ${discussion3}.`,
+    });
+  });
+
+  it("test_discussion_pinned", () => {
+    expectFixture(github, here, "discussion__pinned", {
+      topic: discussionTopic,
+      body: `Niloth-p pinned ${discussion3}.`,
+    });
+  });
+
+  it("test_created_message: a new sponsorship posted to the GitHub URL", () => {
+    expectFixture(github, here, "created__sponsorship", {
+      topic: "sponsors",
+      body: "monalisa subscribed for $5 a month.",
+    });
+  });
+
+  it("test_edited_message: a sponsorship's privacy changed", () => {
+    expectFixture(github, here, "edited__sponsorship_privacy", {
+      topic: "sponsors",
+      body: "monalisa changed who can see their sponsorship from public to private.",
+    });
+  });
+
+  it("test_public_msg", () => {
+    expectFixture(github, here, "public__made_public", {
+      topic: "public-repo",
+      body: "baxterthehacker made the repository [baxterthehacker/public-repo](https://github.com/baxterthehacker/public-repo) public.",
+    });
+  });
+
+  it("test_private_repository_msg: a repository created in an organization", () => {
+    expectFixture(github, here, "repository__created", {
+      topic: "public-repo",
+      body: "baxterthehacker created the repository [baxterandthehackers/public-repo](https://github.com/baxterandthehackers/public-repo).",
+    });
+  });
+
+  it("test_pull_request_auto_merge_enabled", () => {
+    expectFixture(github, here, "pull_request__auto_merge_enabled_tushar912", {
+      topic: "public-repo / PR #1 Update the README with new information",
+      body: "tushar912 has enabled auto merge for [PR #1](https://github.com/tushar912/public-repo/pull/1).",
+    });
+  });
+
+  it("test_push_1_commit_without_username: the author is named by name", () => {
+    expectFixture(github, here, "push__1_commit_without_username", {
+      topic: "public-repo / changes",
+      body:
+        "eeshangarg [pushed](https://github.com/eeshangarg/public-repo/compare/0383613da871...2e8cf535fb38) 1 commit to branch changes. Commits by John Snow (1).\n\n" +
+        "* Update the README ([2e8cf535fb3](https://github.com/eeshangarg/public-repo/commit/2e8cf535fb38a3dab2476cdf856efda904ad4c94))",
+    });
+  });
+
+  it("test_push_local_branch_without_commits", () => {
+    expectFixture(github, here, "push__local_branch_without_commits", {
+      topic: "public-repo / feature",
+      body: "eeshangarg [pushed](https://github.com/eeshangarg/public-repo/compare/feature) the branch feature.",
+    });
+  });
+
+  it("test_push_1_commit_private_repository_skipped: ignore_private_repositories=true", () => {
+    expectFixture(github, here, "push__1_commit_private_repository", null, {
+      ignore_private_repositories: "true",
     });
   });
 });

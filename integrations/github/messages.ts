@@ -349,18 +349,19 @@ export function discussionBody(p: Wild, includeTitle: boolean): string {
       return `${sender} transferred discussion #${number} from ${repositoryName(p)} to ${changes.get("new_repository").get("name").str()} as [discussion #${next.get("number").int()}](${d.get("html_url").str()}).`;
     }
     case "answered": {
+      // The chosen comment is quoted after the link.
       const answer = p.get("answer");
-      return `${sender} marked [comment #${answer.get("id").int()}](${answer.get("html_url").str()}) as the answer.`;
+      return `${sender} marked [comment #${answer.get("id").int()}](${answer.get("html_url").str()}) as the answer:\n\n~~~ quote\n${nullableStr(answer.get("body")) ?? ""}\n~~~`;
     }
     case "unanswered": {
       const answer = p.get("old_answer");
       return `${sender} marked [comment #${answer.get("id").int()}](${answer.get("html_url").str()}) as not the answer.`;
     }
-    // The label's name in bold, as Zulip's discussion messages name it.
+    // The label's name in plain text (unlike pull requests, which put it in backticks).
     case "labeled":
-      return `${sender} added the **${p.get("label").get("name").str()}** label to ${link}.`;
+      return `${sender} added the ${p.get("label").get("name").str()} label to ${link}.`;
     case "unlabeled":
-      return `${sender} removed the **${p.get("label").get("name").str()}** label from ${link}.`;
+      return `${sender} removed the ${p.get("label").get("name").str()} label from ${link}.`;
     default:
       // reopened, pinned, unpinned, unlocked, …
       return `${sender} ${action} ${link}.`;

@@ -65,13 +65,6 @@ describe("gitlab: fixtures", () => {
     });
   });
 
-  it("reports a reopened merge request", () => {
-    expectFixture(gitlab, here, "merge_request_hook__merge_request_reopened", {
-      topic: "testing-zulip-gitlab-integration / MR #3 Add two more lines",
-      body: `Satyam Bansal reopened [MR #3](${home}/-/merge_requests/3).`,
-    });
-  });
-
   it("announces a new wiki page", () => {
     expectFixture(gitlab, here, "wiki_page_hook__wiki_page_created", {
       topic: "testing-zulip-gitlab-integration",
@@ -338,6 +331,69 @@ describe("gitlab: Zulip's other test cases", () => {
     expectFixture(gitlab, here, "emoji_hook__revoke__merge_request_note", {
       topic: "sample / MR #1 Edit README.md",
       body: "Varun Kolanu removed the emoji :heart: from [a comment](https://gitlab.com/kolanuvarun/sample/-/merge_requests/1#note_2431339003).",
+    });
+  });
+});
+
+/** Zulip's GitLab tests (main branch, December 2025) whose payloads the recorded cases lack. */
+describe("gitlab: Zulip's December 2025 tests", () => {
+  it("test_create_confidential_issue_with_assignee_event_message", () => {
+    expectFixture(gitlab, here, "issue_hook__confidential_issue_created_with_assignee", {
+      topic: "testing / issue #2 Testing",
+      body: "Joe Bloggs created [issue #2](https://gitlab.example.co.uk/joe.bloggs/testing/issues/2) (assigned to Joe Bloggs):\n\n~~~ quote\nTesting\n~~~",
+    });
+  });
+
+  it("test_update_confidential_issue_event_message", () => {
+    expectFixture(gitlab, here, "issue_hook__confidential_issue_updated", {
+      topic: "testing / issue #1 Testing",
+      body: "Joe Bloggs updated [issue #1](https://gitlab.example.co.uk/joe.bloggs/testing/issues/1).",
+    });
+  });
+
+  it("test_merge_request_created_with_assignee_event_message", () => {
+    expectFixture(gitlab, here, "merge_request_hook__merge_request_created_with_assignee", {
+      topic: "my-awesome-project / MR #3 New Merge Request",
+      body: "Tomasz Kolek created [MR #3](https://gitlab.com/tomaszkolek0/my-awesome-project/merge_requests/3) from `tomek` to `master` (assigned to Tomasz Kolek):\n\n~~~ quote\ndescription of merge request\n~~~",
+    });
+  });
+
+  it("test_merge_request_reopened_event_message", () => {
+    expectFixture(gitlab, here, "merge_request_hook__merge_request_reopened", {
+      topic: "my-awesome-project / MR #1 Update the README with author ...",
+      body: "Eeshan Garg reopened [MR #1](https://gitlab.com/eeshangarg/my-awesome-project/merge_requests/1).",
+    });
+  });
+
+  it("test_wiki_page_opened_event_message", () => {
+    expectFixture(gitlab, here, "wiki_page_hook__wiki_page_opened", {
+      topic: "my-awesome-project",
+      body: 'Tomasz Kolek created [wiki page "how to"](https://gitlab.com/tomaszkolek0/my-awesome-project/wikis/how-to).',
+    });
+  });
+
+  it("test_pipeline_succeeded_with_artifacts_event_message", () => {
+    const jobs = "https://gitlab.example.com/group1/onlysomeproject/-/jobs";
+    expectFixture(gitlab, here, "pipeline_hook__pipeline_succeeded_with_artifacts", {
+      topic: "onlysomeproject / test/links-in-zulip-pipeline-message",
+      body:
+        "[Pipeline (22668)](https://gitlab.example.com/group1/onlysomeproject/-/pipelines/22668) changed status to success with build(s):\n" +
+        `* [cleanup:cleanup docker image](${jobs}/58592) - success\n` +
+        `* [pages](${jobs}/58591) - success\n` +
+        `  * built artifact: *artifacts.zip* [[Browse](${jobs}/58591/artifacts/browse)|[Download](${jobs}/58591/artifacts/download)]\n` +
+        `* [black+pytest:future environment](${jobs}/58590) - success\n` +
+        `* [docs:anaconda environment](${jobs}/58589) - success\n` +
+        `  * built artifact: *sphinx-docs.zip* [[Browse](${jobs}/58589/artifacts/browse)|[Download](${jobs}/58589/artifacts/download)]\n` +
+        `* [pytest:current environment](${jobs}/58588) - success\n` +
+        `* [black:current environment](${jobs}/58587) - success\n` +
+        `* [setup:docker image](${jobs}/58586) - success.`,
+    });
+  });
+
+  it("test_deployment_succeeded_event_message", () => {
+    expectFixture(gitlab, here, "deployment_hook__success", {
+      topic: "test / production",
+      body: "The [deployment](https://gitlab.com/vedant8600317/test/-/jobs/9905389091) was successful.",
     });
   });
 });

@@ -147,14 +147,6 @@ describe("gitlab: behaviour the recorded cases do not show", () => {
     );
   });
 
-  it("reports a finished deployment", () => {
-    const p = fixture("test_deployment_failed_event_message");
-    p["status"] = "success";
-    expect(message(send("Deployment Hook", p)).body).toBe(
-      "The [deployment](https://gitlab.com/vedant8600317/test/-/jobs/9905759933) was successful.",
-    );
-  });
-
   it("filters on 'header + action' names", () => {
     const p = fixture("test_merge_request_closed_event_message");
     const only = (names: string[]): string =>

@@ -72,7 +72,8 @@ export function create(p: Wild): WebhookMessage {
 
 /**
  * A deleted branch or tag (newer Gogs versions send `delete`): "kostekIV deleted branch
- * `feature`." as in Zulip's current Gogs view, in the topic of the repository and the ref.
+ * `feature`.", in the topic of the repository and the ref. Zulip's Gogs view (main, December
+ * 2025) has no `delete` event and no test for one: the wording is the git template's branch removal.
  */
 export function remove(p: Wild): WebhookMessage {
   const ref = p.get("ref").str();

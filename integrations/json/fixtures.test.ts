@@ -15,4 +15,14 @@ describe("json: Zulip's other fixtures", () => {
     );
     expectFixture(json, here, "default__github_push_1_commit", { topic: "JSON", body: expected });
   });
+
+  it("pretty-prints Sentry's event_for_exception_js.json (json_sentry_event_for_exception_js) as Zulip does", () => {
+    // Zulip's expectation is json.dumps(payload, indent=2) in a json code block; the expected
+    // file was written by that Python call.
+    const expected = fs.readFileSync(
+      new URL("./fixtures/default__sentry_event_for_exception_js.expected.md", here),
+      "utf8",
+    );
+    expectFixture(json, here, "default__sentry_event_for_exception_js", { topic: "JSON", body: expected });
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
+import { fixtureRequest } from "../kit/index.js";
 import { dispatchWebhook } from "../kit/stages.js";
 import { describeCases, expectFixture } from "../kit/testing.js";
 import librato from "./index.js";
@@ -65,6 +66,45 @@ describe("librato: alerts the recorded cases lack", () => {
     expect(errorOf(() => post("payload=%7B", "application/x-www-form-urlencoded"))).toEqual({
       result: "error",
       msg: 'Argument "payload" is not valid JSON.',
+      code: "BAD_REQUEST",
+    });
+  });
+});
+
+describe("librato: Zulip's other tests", () => {
+  it("posts a triggered alert to the URL's topic (test_alert_message_with_custom_topic)", () => {
+    expectFixture(
+      librato,
+      here,
+      "violations__custom_topic",
+      {
+        topic: "custom_name",
+        body:
+          "Alert [alert_name](https://metrics.librato.com/alerts#/6294535) has triggered! [Reaction steps](http://www.google.pl):\n" +
+          " * Metric `librato.cpu.percent.idle`, sum was below 44 by 300s, recorded at <time:2016-03-31T09:11:42+00:00>.\n" +
+          " * Metric `librato.swap.swap.cached`, average was absent  by 300s, recorded at <time:2016-03-31T09:11:42+00:00>.\n" +
+          " * Metric `librato.swap.swap.cached`, derivative was above 9 by 300s, recorded at <time:2016-03-31T09:11:42+00:00>.",
+      },
+      { topic: "custom_name" },
+    );
+  });
+
+  it("answers a form body sent as application/json with Malformed JSON input (test_bad_request)", () => {
+    expect(
+      errorOf(() => dispatchWebhook(librato, fixtureRequest(librato, here, "bad__malformed_json"))),
+    ).toEqual({
+      result: "error",
+      msg: "Malformed JSON input",
+      code: "BAD_REQUEST",
+    });
+  });
+
+  it("answers an alert with violations2 instead of violations with Unexpected message type (test_bad_msg_type)", () => {
+    expect(
+      errorOf(() => dispatchWebhook(librato, fixtureRequest(librato, here, "violations2__bad_msg_type"))),
+    ).toEqual({
+      result: "error",
+      msg: "Unexpected message type",
       code: "BAD_REQUEST",
     });
   });

@@ -28,6 +28,35 @@ describe("lidarr: events the recorded cases lack", () => {
     });
   });
 
+  it("lists the first twenty of thirty imported tracks (Zulip's lidarr_tracks_imported_over_limit)", () => {
+    expectFixture(lidarr, here, "Download__tracks_imported_over_limit", {
+      topic: "Michael Jackson",
+      body:
+        "The following tracks by Michael Jackson have been imported:\n" +
+        "* Scream\n" +
+        "* Billie Jean\n" +
+        "* The Way You Make Me Feel\n" +
+        "* They Don’t Care About Us\n" +
+        "* Stranger in Moscow\n" +
+        "* Black or White\n" +
+        "* This Time Around\n" +
+        "* Rock With You\n" +
+        "* Earth Song\n" +
+        "* She’s Out of My Life\n" +
+        "* D.S.\n" +
+        "* Bad\n" +
+        "* Money\n" +
+        "* I Just Can’t Stop Loving You\n" +
+        "* Man in the Mirror\n" +
+        "* Come Together\n" +
+        "* Thriller\n" +
+        "* You Are Not Alone\n" +
+        "* Beat It\n" +
+        "* Childhood (theme from “Free Willy 2”)\n" +
+        "[and 10 more tracks(s)]",
+    });
+  });
+
   it("lists twenty tracks at most", () => {
     const tracks = Array.from({ length: 23 }, (_, i) => ({ title: `T${i + 1}` }));
     const outcome = dispatchPayload(lidarr, undefined, {

@@ -7,6 +7,13 @@ const here = new URL(".", import.meta.url);
 /** Zulip's own Stripe fixtures beyond the recorded cases, with the message Zulip's tests expect. */
 const ZULIP: [string, { topic: string; body: string }][] = [
   [
+    "charge.dispute.created__zulip",
+    {
+      topic: "disputes",
+      body: "[Dispute](https://dashboard.stripe.com/disputes/dp_00000000000000) created. Current status: needs response.",
+    },
+  ],
+  [
     "charge.refund.updated__failed",
     {
       topic: "refunds",

@@ -36,6 +36,22 @@ describe("thinkst: incidents the recorded cases lack", () => {
     });
   });
 
+  it("lists a Word document token's additional details in the order sent (Zulip's canarytoken_msword)", () => {
+    expectFixture(thinkst, here, "canarytoken__msword", {
+      topic: "canarytoken alert - test document",
+      body:
+        "**:alert: Canarytoken *test document* has been triggered!**\n\n" +
+        "A MS Word .docx Document Canarytoken has been triggered over doc-msword by the source IP 1.1.1.1.\n\n" +
+        "**Incident ID:** `db6f9b5528c6c6c385cb3bb63f5949c8`\n**Token:** `dbwx4d68flwh2u5zku56nogu6`\n" +
+        "**Kind:** MS Word .docx Document\n**Timestamp:** <time:2020-07-20T14:40:15+00:00>\n" +
+        "**Triggered:** 5 times\n**Accept:** `*/*`\n**Accept-Encoding:** gzip, deflate\n" +
+        "**Accept-Language:** en-gb\n" +
+        "**Background Context:** You have had 21 incidents from 1.1.1.1 previously.\n" +
+        "**Connection:** keep-alive\n**Dst Port:** 80\n" +
+        "**User-Agent:** Mozilla/4.0 (compatible; ms-office; MSOffice 16)",
+    });
+  });
+
   it("omits every optional field a token incident lacks and says 'time' for one trigger", () => {
     expectFixture(thinkst, here, "canarytoken__single_trigger_minimal", {
       topic: "canarytoken alert - prod db credentials",

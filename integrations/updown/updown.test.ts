@@ -46,6 +46,12 @@ describe("updown: events the recorded cases lack", () => {
     );
   });
 
+  it("rejects Zulip's unknown_event payload, which Zulip ignores (this project's spec: unsupported)", () => {
+    expect(() => dispatchWebhook(updown, fixtureRequest(updown, here, "unknown__event"))).toThrow(
+      expect.objectContaining({ code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE", eventType: "unknown" }),
+    );
+  });
+
   it("spells durations as Zulip does", () => {
     expect(durationText(265)).toBe("4 minutes 25 seconds");
     expect(durationText(90061)).toBe("1 day 1 hour 1 minute 1 second");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { WebhookMisconfiguredError } from "../../src/errors.js";
+import { dispatchWebhook, fixtureRequest } from "../kit/index.js";
 import { describeCases, dispatchPayload, expectError, expectFixture } from "../kit/testing.js";
 import zabbix from "./index.js";
 
@@ -26,5 +27,22 @@ describe("zabbix: alerts the recorded cases lack", () => {
       msg: "Invalid payload",
       code: "BAD_REQUEST",
     });
+  });
+
+  it("tells the bot's owner when the hostname is missing (Zulip's invalid_payload_with_missing_data)", () => {
+    const here = new URL(".", import.meta.url);
+    const caught = expectError(() =>
+      dispatchWebhook(zabbix, fixtureRequest(zabbix, here, "alert__invalid_payload_with_missing_data")),
+    );
+    expect(caught).toBeInstanceOf(WebhookMisconfiguredError);
+    expect(caught.toJSON()).toMatchObject({ msg: "Invalid payload" });
+    expect((caught as WebhookMisconfiguredError).notice.trim()).toBe(
+      "Hi there! Your bot {bot_name} just received a Zabbix payload that is missing\n" +
+        "some data that Zulip requires. This usually indicates a configuration issue\n" +
+        "in your Zabbix webhook settings. Please make sure that you set the\n" +
+        "script correctly and provide all the required parameters\n" +
+        "when configuring the Zabbix webhook. Contact {support_email} if you\n" +
+        "need further help!",
+    );
   });
 });

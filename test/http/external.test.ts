@@ -42,6 +42,7 @@ interface Msg {
   subject: string;
   content: string;
   sender_email: string;
+  client: string;
 }
 
 async function newest(narrow: unknown[]): Promise<Msg | undefined> {
@@ -149,10 +150,12 @@ describe("POST /api/v1/external/<integration>: routing", () => {
     const res = await hook("helloworld", `api_key=${t.users.webhookBot.apiKey}&stream=test`, hello);
     expect(res).toMatchObject({ status: 200, body: { result: "success", msg: "" } });
     const m = await newest([["stream", "test"]]);
-    expect({ topic: m?.subject, content: m?.content, sender: m?.sender_email }).toEqual({
+    expect({ topic: m?.subject, content: m?.content, sender: m?.sender_email, client: m?.client }).toEqual({
       topic: "Hello World",
       content: helloBody,
       sender: "webhook-bot@zulip.com",
+      // Zulip's client name for the Hello World view's messages.
+      client: "ZulipHelloWorldWebhook",
     });
   });
 
@@ -173,6 +176,7 @@ describe("POST /api/v1/external/<integration>: routing", () => {
     const res = await hook("helloworld", `api_key=${t.users.webhookBot.apiKey}`, hello);
     expect(res.status).toBe(200);
     const m = await newest([["pm-with", "webhook-bot@zulip.com"]]);
+    expect(m?.client).toBe("ZulipHelloWorldWebhook");
     expect({ content: m?.content, sender: m?.sender_email }).toEqual({
       content: helloBody,
       sender: "webhook-bot@zulip.com",

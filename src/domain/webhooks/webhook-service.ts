@@ -389,7 +389,9 @@ export class WebhookService {
       return { kind: "success", data, messageIds: [] };
     }
     const lifecycle = lifecycleOptions(integration, params);
-    const messageIds = await this.deliver(bot, params["stream"], outcome.messages, trace, lifecycle);
+    // Zulip names a webhook's messages' client after its view: `ZulipGitHubWebhook`, `ZulipHelloWorldWebhook`.
+    const client = `Zulip${integration.displayName.replace(/\s+/g, "")}Webhook`;
+    const messageIds = await this.deliver(bot, params["stream"], outcome.messages, trace, client, lifecycle);
     return { kind: "success", data, messageIds };
   }
 
@@ -580,6 +582,7 @@ export class WebhookService {
     rawStream: string | undefined,
     messages: WebhookMessage[],
     trace: Trace,
+    client: string,
     lifecycle: { resolveTopics: boolean; editStatusMessages: boolean } = {
       resolveTopics: false,
       editStatusMessages: false,
@@ -594,14 +597,16 @@ export class WebhookService {
       if (message.directTo !== undefined) {
         const user = (await this.directories.guessUser())(message.directTo);
         if (user !== undefined) {
-          ids.push(await this.send(bot, { type: "private", to: [user.id], content: message.body }));
+          ids.push(await this.send(bot, { type: "private", to: [user.id], content: message.body, client }));
         }
         continue;
       }
       if (stream === undefined) {
         if (bot.botOwnerId === null)
           throw new JsonableError("This API key has no owner to send a private message to; pass a stream.");
-        ids.push(await this.send(bot, { type: "private", to: [bot.botOwnerId], content: message.body }));
+        ids.push(
+          await this.send(bot, { type: "private", to: [bot.botOwnerId], content: message.body, client }),
+        );
         continue;
       }
       const to: string | number = /^\d+$/.test(stream) ? Number(stream) : stream;
@@ -614,7 +619,8 @@ export class WebhookService {
         const edited = status
           ? await this.lifecycle.editStatus(bot, to, topic, object, message.body)
           : undefined;
-        const id = edited ?? (await this.send(bot, { type: "stream", to, topic, content: message.body }));
+        const id =
+          edited ?? (await this.send(bot, { type: "stream", to, topic, content: message.body, client }));
         ids.push(id);
         if (status && edited === undefined) await this.lifecycle.remember(bot, id, object);
         if (resolveTopics && message.resolves === true && !topic.startsWith(RESOLVED_TOPIC_PREFIX)) {

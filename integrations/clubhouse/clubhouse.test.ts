@@ -1,14 +1,13 @@
 import { describe, expect, it } from "@jest/globals";
-import { dispatchWebhook } from "../kit/index.js";
 import {
   describeCases,
   describeSignature,
   dispatchPayload,
   expectError,
   expectFixture,
+  fixtureMessages,
   onlyMessage,
 } from "../kit/testing.js";
-import { fixtureRequest } from "../kit/fixtures.js";
 import clubhouse from "./index.js";
 
 describeCases(clubhouse, new URL("./fixtures/cases", import.meta.url));
@@ -35,10 +34,8 @@ const single = (action: Record<string, unknown>, references: unknown[] = []): un
   references,
 });
 
-function messages(name: string, params: Record<string, string> = {}): { topic: string; body: string }[] {
-  const out = dispatchWebhook(clubhouse, fixtureRequest(clubhouse, here, name, params));
-  return out.kind === "messages" ? out.messages : [];
-}
+const messages = (fixture: string, params: Record<string, string> = {}): { topic: string; body: string }[] =>
+  fixtureMessages(clubhouse, here, fixture, params);
 
 describe("clubhouse: events the recorded cases lack", () => {
   it("posts one message per story of a batch update, combining the changes", () => {

@@ -1,16 +1,13 @@
 import { describe, expect, it } from "@jest/globals";
 import { dispatchWebhook } from "../kit/index.js";
-import { fixtureRequest } from "../kit/fixtures.js";
-import { expectFixture } from "../kit/testing.js";
+import { expectFixture, fixtureMessages } from "../kit/testing.js";
 import clubhouse from "./index.js";
 
 const here = new URL(".", import.meta.url);
 
 /** Every message a fixture posts, topic and body. */
-function posted(name: string): { topic: string; body: string }[] {
-  const out = dispatchWebhook(clubhouse, fixtureRequest(clubhouse, here, name));
-  return out.kind === "messages" ? out.messages.map(({ topic, body }) => ({ topic, body })) : [];
-}
+const posted = (fixture: string): { topic: string; body: string }[] =>
+  fixtureMessages(clubhouse, here, fixture);
 
 // Zulip's test cases that the recorded cases (fixtures/cases/) do not hold: Zulip's payload, and
 // the topic and message its tests.py expects (test name as in Zulip's clubhouse/tests.py).

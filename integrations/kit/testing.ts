@@ -126,6 +126,20 @@ export function describeCases(
 }
 
 /**
+ * Every message a Zulip-style fixture posts, topic and body, in order (none when it posts nothing):
+ * for payloads that post several (batches, several pull requests).
+ */
+export function fixtureMessages(
+  integration: AnyIntegration,
+  dir: URL | string,
+  name: string,
+  params: Record<string, string> = {},
+): { topic: string; body: string }[] {
+  const outcome = dispatchWebhook(integration, fixtureRequest(integration, dir, name, params));
+  return outcome.kind === "messages" ? outcome.messages.map(({ topic, body }) => ({ topic, body })) : [];
+}
+
+/**
  * Asserts the one message a Zulip-style fixture (fixtures/<header>__<variant>.json) produces:
  * `expectFixture(github, new URL(".", import.meta.url), "push__1_commit", { topic: "…", body: "…" })`.
  * Pass `null` to assert that the event is deliberately silent.
